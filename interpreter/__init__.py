@@ -1,0 +1,15 @@
+"""rulebook: a rules-as-data board-game interpreter.
+
+`load_rulebook(path_or_name)` turns a rulebook file into a `Game`; the Game
+runs any rulebook as a state machine (see docs/api.md).
+"""
+
+from .engine import Game, Outcome
+from .errors import RulebookError, RulebookErrors
+from .loader import load_rulebook
+from .state import State
+from .statements import Action
+
+__all__ = ["load_rulebook", "Game", "State", "Action", "Outcome", "RulebookError",
+           "RulebookErrors"]
+__version__ = "0.1.0"

@@ -1,0 +1,646 @@
+"""Static checks: walk the AST, collect every problem, and build the IR.
+
+The checker resolves every name (annotating the node with what it refers to:
+``"ref": "zone"``, ``"local"``, …), checks arities, attributes, player-count
+tables, option values, action limits and phase reachability, and collects
+*all* problems before reporting. When there are none, the annotated tree is
+the IR: plain JSON-compatible data with spans, validated next against
+``schemas/rulebook.schema.json`` and then compiled.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+from . import data as datafiles
+from .builtins import AGGREGATES, CONSTANTS, FUNCTIONS
+from .errors import (DuplicateName, InvalidDeclaration, PlayerCountNotCovered,
+                     RulebookError, RulebookErrors, Span, UnknownName,
+                     UnreachablePhase, WrongArity, WrongType, did_you_mean)
+
+IR_FORMAT = "rulebook-ir/1"
+ZONE_FLAGS = {"public", "owner", "hidden", "ordered"}
+VALUE_TYPES = {"number", "bool", "player", "symbol"}
+LIMIT_SCOPES = {"turn", "round", "game"}
+RESERVED_COLUMNS = {"copies"}
+
+
+class Checker:
+    def __init__(self, filename: str, base_dir: Path):
+        self.file = filename
+        self.base_dir = base_dir
+        self.errors: list[RulebookError] = []
+        self.globals: dict[str, str] = {}      # name -> kind
+        self.zones: dict[str, dict] = {}
+        self.variables: dict[str, dict] = {}
+        self.defines: dict[str, dict] = {}
+        self.components: dict[str, dict] = {}   # type -> component decl (IR)
+        self.instances: dict[str, str] = {}     # instance name -> type
+        self.attributes: set[str] = set()
+        self.actions: dict[str, dict] = {}
+        self.phases: dict[str, dict] = {}
+        self.symbols: set[str] = set()
+        self.table: dict[str, dict] = {}
+
+    # -- reporting -----------------------------------------------------------
+    def span(self, at) -> Span:
+        return Span(self.file, at[0], at[1], at[2], at[3]) if at and at[0] else Span(self.file, 1, 1)
+
+    def error(self, cls, message, at, hint=None):
+        self.errors.append(cls(message, self.span(at), hint))
+
+    def declare(self, name, kind, at):
+        if name in self.globals or name in CONSTANTS or name in FUNCTIONS:
+            self.error(DuplicateName, f"'{name}' is already defined", at,
+                       hint="every component, zone, variable, option, define, action "
+                            "and phase needs its own name")
+            return False
+        self.globals[name] = kind
+        return True
+
+    # -- entry point ---------------------------------------------------------
+    def check(self, ast: dict) -> dict:
+        items = ast["items"]
+        by_kind: dict[str, list] = {}
+        for item in items:
+            by_kind.setdefault(item["node"], []).append(item)
+
+        game = self._single(by_kind, "game", "a 'game \"Title\"' line", ast)
+        players = self._single(by_kind, "players", "a 'players N' or 'players N to M' line", ast)
+        lo, hi = (players["min"], players["max"]) if players else (1, 1)
+        if players and (lo < 1 or hi < lo):
+            self.error(InvalidDeclaration, f"player range {lo} to {hi} is empty", players["at"])
+        self.player_counts = list(range(lo, hi + 1))
+
+        for opt in by_kind.get("option", []):
+            self._declare_option(opt)
+        for comp in by_kind.get("component", []):
+            self._declare_component(comp)
+        for comp in by_kind.get("component", []):
+            self._resolve_component_cells(comp)
+        for tbl in by_kind.get("table", []):
+            self._declare_table(tbl)
+        for zone in by_kind.get("zone", []):
+            self._declare_zone(zone)
+        for var in by_kind.get("variable", []):
+            self._declare_variable(var)
+        for d in by_kind.get("define", []):
+            if self.declare(d["name"], "define", d["name_at"]):
+                self.defines[d["name"]] = d
+        # actions and phases have names of their own: they never appear in formulas
+        for kind, table in (("action", self.actions), ("phase", self.phases)):
+            for decl in by_kind.get(kind, []):
+                if decl["name"] in table:
+                    self.error(DuplicateName, f"{kind} '{decl['name']}' is already defined",
+                               decl["name_at"])
+                else:
+                    table[decl["name"]] = decl
+
+        # bodies, now that every global name is known
+        for comp in self.components.values():
+            for h in comp["has"]:
+                if h["default"] is not None:
+                    self.expr(h["default"], set())
+        for var in self.variables.values():
+            if var["default"] is not None:
+                self.expr(var["default"], set())
+        for d in self.defines.values():
+            self.expr(d["body"], set(d["params"] or ()))
+        setups = by_kind.get("setup", [])
+        if len(setups) > 1:
+            self.error(DuplicateName, "more than one setup section", setups[1]["at"])
+        for s in setups:
+            self.block(s["body"], set(), context="setup")
+        for ph in self.phases.values():
+            self.block(ph["body"], set(), context="phase")
+        for a in self.actions.values():
+            self._check_action(a)
+        if not self.phases:
+            self.error(InvalidDeclaration, "the rulebook has no phase", ast["at"],
+                       hint="write at least one 'phase NAME' with the steps of play")
+        self._check_reachability(by_kind.get("phase", []))
+        scoring = self._check_scoring(by_kind.get("scoring", []), ast)
+
+        if self.errors:
+            raise RulebookErrors(self.errors)
+        return {
+            "format": IR_FORMAT,
+            "file": self.file,
+            "game": {"title": game["title"], "at": game["at"]},
+            "players": {"min": lo, "max": hi, "at": players["at"]},
+            "options": by_kind.get("option", []),
+            "components": list(self.components.values()),
+            "table": self.table,
+            "zones": list(self.zones.values()),
+            "variables": list(self.variables.values()),
+            "defines": list(self.defines.values()),
+            "setup": setups[0]["body"] if setups else None,
+            "phases": by_kind.get("phase", []),
+            "actions": by_kind.get("action", []),
+            "scoring": scoring,
+        }
+
+    def _single(self, by_kind, kind, what, ast):
+        found = by_kind.get(kind, [])
+        if not found:
+            self.error(InvalidDeclaration, f"the rulebook has no {kind} line", ast["at"][:2] + [0, 0]
+                       if ast["at"][0] else [1, 1, 1, 2], hint=f"add {what}")
+            return None
+        for extra in found[1:]:
+            self.error(DuplicateName, f"more than one {kind} line", extra["at"])
+        return found[0]
+
+    # -- declarations --------------------------------------------------------
+    def _declare_option(self, opt):
+        self.declare(opt["name"], "option", opt["name_at"])
+        default = opt["default"]
+        if default["node"] == "symbol":
+            self.symbols.add(default["value"])
+        if opt["choices"] is not None:
+            values = []
+            for c in opt["choices"]:
+                if c["node"] == "name":
+                    c["node"] = "symbol"
+                    c["value"] = c.pop("name")
+                if c["node"] not in ("symbol", "number", "bool", "string", "none"):
+                    self.error(WrongType, "option choices must be plain values", c["at"])
+                    continue
+                values.append(c.get("value"))
+                if c["node"] == "symbol":
+                    self.symbols.add(c["value"])
+            if default.get("value") not in values:
+                self.error(InvalidDeclaration,
+                           f"default '{default.get('value')}' of option '{opt['name']}' is not one of its choices",
+                           default["at"])
+
+    def _declare_component(self, comp):
+        name = comp["name"]
+        if not self.declare(name, "component_type", comp["name_at"]):
+            return
+        rows = comp.pop("rows")
+        if comp["source"] is not None:
+            src = comp["source"]
+            try:
+                header, body = datafiles.load_component_rows(self.base_dir / src["file"], src["file"])
+            except RulebookError as e:
+                if e.span is None:
+                    e.span = self.span(src["at"])
+                self.errors.append(e)
+                header, body = [], []
+            comp["columns"], comp["rows"] = header, body
+        else:
+            if not rows:
+                comp["columns"], comp["rows"] = [], []
+            else:
+                head = rows[0]
+                columns = []
+                for cell in head["cells"]:
+                    if cell["node"] != "symbol":
+                        self.error(InvalidDeclaration, "the first row of a component table names its columns",
+                                   cell["at"], hint="for example: | name | charm |")
+                        columns.append("?")
+                    else:
+                        columns.append(cell["value"])
+                comp["columns"] = columns
+                comp["rows"] = []
+                for row in rows[1:]:
+                    if len(row["cells"]) != len(columns):
+                        self.error(InvalidDeclaration,
+                                   f"this row has {len(row['cells'])} cells, the header has {len(columns)}",
+                                   row["at"])
+                        continue
+                    comp["rows"].append({"at": row["at"], "cells": dict(zip(columns, row["cells"]))})
+        for col in comp["columns"]:
+            if col not in RESERVED_COLUMNS:
+                self.attributes.add(col)
+        for h in comp["has"]:
+            self.attributes.add(h["name"])
+            self._check_type(h["type"], h["type_at"])
+        self.components[name] = comp
+        if "name" in comp["columns"]:
+            for row in comp["rows"]:
+                cell = row["cells"]["name"]
+                inst = cell.get("value")
+                if cell["node"] != "symbol":
+                    self.error(WrongType, "a component's name must be a plain name", cell["at"])
+                elif inst in self.instances or inst in self.globals:
+                    self.error(DuplicateName, f"'{inst}' is already defined", cell["at"])
+                else:
+                    self.instances[inst] = name
+                    self.globals.setdefault(inst, "component")
+
+    def _resolve_component_cells(self, comp):
+        """Symbols in tables that name a component instance become references."""
+        for row in comp.get("rows", []):
+            for col, cell in row["cells"].items():
+                if col == "copies":
+                    if cell["node"] != "number" or cell["value"] < 0:
+                        self.error(WrongType, "'copies' must be a whole number", cell["at"])
+                elif cell["node"] == "symbol" and col != "name" and cell["value"] in self.instances:
+                    cell["node"] = "component"
+
+    def _check_type(self, type_name, at):
+        if type_name not in VALUE_TYPES and type_name not in self.components:
+            self.error(UnknownName, f"unknown type '{type_name}'", at,
+                       hint=did_you_mean(type_name, VALUE_TYPES | set(self.components))
+                       or "types: number, bool, player, symbol, or a component type")
+
+    def _declare_table(self, tbl):
+        rows = tbl["rows"]
+        head = rows[0]["cells"]
+        if head[0].get("value") != "players":
+            self.error(InvalidDeclaration, "a 'by players' table starts with a '| players | … |' row",
+                       rows[0]["at"])
+            return
+        counts = []
+        for cell in head[1:]:
+            if cell["node"] != "number":
+                self.error(WrongType, "player counts must be numbers", cell["at"])
+            else:
+                counts.append(cell["value"])
+        missing = [n for n in self.player_counts if n not in counts]
+        if missing:
+            self.error(PlayerCountNotCovered,
+                       f"this table has no column for {', '.join(map(str, missing))} player(s)",
+                       rows[0]["at"], hint=f"the game is for {self.player_counts[0]} to {self.player_counts[-1]} players")
+        for row in rows[1:]:
+            cells = row["cells"]
+            label = cells[0]
+            if label["node"] != "symbol":
+                self.error(InvalidDeclaration, "each table row starts with the name it defines", label["at"])
+                continue
+            if len(cells) != len(head):
+                self.error(InvalidDeclaration,
+                           f"row '{label['value']}' has {len(cells) - 1} values for {len(head) - 1} player counts",
+                           row["at"])
+                continue
+            if self.declare(label["value"], "table", label["at"]):
+                values = {}
+                for n, cell in zip(counts, cells[1:]):
+                    if cell["node"] == "symbol":
+                        self.symbols.add(cell["value"])
+                    values[str(n)] = cell
+                self.table[label["value"]] = {"at": label["at"], "values": values}
+
+    def _declare_zone(self, zone):
+        if not self.declare(zone["name"], "zone", zone["name_at"]):
+            return
+        if zone["of"] not in self.components:
+            self.error(UnknownName, f"unknown component type '{zone['of']}'", zone["of_at"],
+                       hint=did_you_mean(zone["of"], self.components))
+        self._check_index(zone)
+        for flag, at in zip(zone["flags"], zone["flags_at"]):
+            if flag not in ZONE_FLAGS:
+                self.error(UnknownName, f"unknown zone property '{flag}'", at,
+                           hint=did_you_mean(flag, ZONE_FLAGS) or "use public, owner, hidden, ordered")
+        vis = [f for f in zone["flags"] if f in ("public", "owner", "hidden")]
+        if len(vis) > 1:
+            self.error(InvalidDeclaration, "a zone has one visibility: public, owner or hidden", zone["at"])
+        if "owner" in vis and zone["index"] != "player":
+            self.error(InvalidDeclaration, "only a zone 'of each player' can be seen by its owner only",
+                       zone["at"])
+        zone["visibility"] = vis[0] if vis else "public"
+        zone["ordered"] = "ordered" in zone["flags"]
+        self.zones[zone["name"]] = zone
+
+    def _check_index(self, decl):
+        idx = decl["index"]
+        if idx is not None and idx != "player" and idx not in self.components:
+            self.error(UnknownName, f"'of each {idx}': unknown", decl["at"],
+                       hint=did_you_mean(idx, {"player"} | set(self.components)))
+
+    def _declare_variable(self, var):
+        if not self.declare(var["name"], "variable", var["name_at"]):
+            return
+        self._check_type(var["type"], var["type_at"])
+        self._check_index(var)
+        self.variables[var["name"]] = var
+
+    # -- actions, phases, scoring --------------------------------------------
+    def _check_action(self, a):
+        scope = {"me"}
+        for p in a["params"]:
+            self.choice(p["choice"], scope, p["name"])
+            scope = scope | {p["name"]}
+        seen_limit = False
+        for opt in a["options"]:
+            if opt["node"] in ("once_per", "times_per"):
+                if seen_limit:
+                    self.error(InvalidDeclaration, "an action has at most one limit", opt["at"])
+                seen_limit = True
+                if opt["scope"] not in LIMIT_SCOPES:
+                    self.error(UnknownName, f"unknown limit scope '{opt['scope']}'", opt["scope_at"],
+                               hint=did_you_mean(opt["scope"], LIMIT_SCOPES) or "use turn, round or game")
+        if a["body"] is not None:
+            self.block(a["body"], scope, context="action")
+
+    def _check_reachability(self, phases):
+        reachable = set()
+        if not phases:
+            return
+        jumps = {ph["name"]: self._jumps(ph["body"]) for ph in phases}
+        falls = {ph["name"]: not self._always_leaves(ph["body"]) for ph in phases}
+        work = [phases[0]["name"]]
+        order = [ph["name"] for ph in phases]
+        while work:
+            name = work.pop()
+            if name in reachable or name not in jumps:
+                continue
+            reachable.add(name)
+            work.extend(jumps[name])
+            i = order.index(name)
+            if falls[name] and i + 1 < len(order):
+                work.append(order[i + 1])
+        for ph in phases:
+            if ph["name"] not in reachable:
+                self.error(UnreachablePhase, f"phase '{ph['name']}' can never be reached", ph["name_at"],
+                           hint="no reachable phase goes to it, and the phase before it never ends normally")
+
+    def _jumps(self, node) -> list:
+        out = []
+        if isinstance(node, dict):
+            if node.get("node") == "go_to":
+                out.append(node["phase"])
+            for v in node.values():
+                out.extend(self._jumps(v))
+        elif isinstance(node, list):
+            for v in node:
+                out.extend(self._jumps(v))
+        return out
+
+    def _always_leaves(self, block) -> bool:
+        """Whether a block always ends with 'go to' or 'end game'."""
+        for stmt in block["stmts"]:
+            if stmt["node"] in ("go_to", "end_game"):
+                return True
+            if stmt["node"] == "if" and stmt["otherwise"] is not None:
+                if self._always_leaves(stmt["then"]) and self._always_leaves(stmt["otherwise"]):
+                    return True
+        return False
+
+    def _check_scoring(self, scorings, ast):
+        if len(scorings) > 1:
+            self.error(DuplicateName, "more than one scoring section", scorings[1]["at"])
+        out = {"score": None, "tie_break": [], "winners": None}
+        if not scorings:
+            self.error(InvalidDeclaration, "the rulebook has no scoring section", ast["at"],
+                       hint="add 'scoring' with at least 'score = …'")
+            return out
+        for part in scorings[0]["parts"]:
+            kind = part["node"]
+            if kind == "score":
+                self.expr(part["expr"], {"p"})
+                out["score"] = part["expr"]
+            elif kind == "tie_break":
+                for key in part["keys"]:
+                    self.expr(key["expr"], {"p"})
+                    out["tie_break"].append(key)
+            else:
+                self.expr(part["expr"], set())
+                out["winners"] = part["expr"]
+        if out["score"] is None:
+            self.error(InvalidDeclaration, "the scoring section has no 'score = …' line", scorings[0]["at"])
+        return out
+
+    # -- statements ----------------------------------------------------------
+    def block(self, block, scope: set, context: str):
+        scope = set(scope)
+        for i, stmt in enumerate(block["stmts"]):
+            kind = stmt["node"]
+            method = getattr(self, "stmt_" + kind)
+            if kind == "requires" and (context != "action" or i != 0):
+                self.error(InvalidDeclaration, "'requires' is allowed only as the first line of an action",
+                           stmt["at"])
+            added = method(stmt, scope, context)
+            if added:
+                scope.add(added)
+
+    def stmt_move(self, s, scope, ctx):
+        self.expr(s["what"], scope)
+        self.zone_target(s["to"], scope)
+
+    def stmt_deal(self, s, scope, ctx):
+        self.expr(s["count"], scope)
+        self.zone_target(s["source"], scope)
+        self.zone_target(s["to"], scope)
+
+    def stmt_shuffle(self, s, scope, ctx):
+        self.zone_target(s["zone"], scope)
+
+    def stmt_reveal(self, s, scope, ctx):
+        self.expr(s["what"], scope)
+
+    def stmt_set(self, s, scope, ctx):
+        self.assign_target(s["target"], scope)
+        self.expr(s["value"], scope)
+
+    def stmt_add(self, s, scope, ctx):
+        self.assign_target(s["target"], scope)
+        self.expr(s["value"], scope)
+
+    def stmt_let(self, s, scope, ctx):
+        self.expr(s["value"], scope)
+        return s["name"]
+
+    def stmt_if(self, s, scope, ctx):
+        self.expr(s["cond"], scope)
+        self.block(s["then"], scope, ctx)
+        if s["otherwise"] is not None:
+            self.block(s["otherwise"], scope, ctx)
+
+    def stmt_for_each(self, s, scope, ctx):
+        self.expr(s["source"], scope)
+        self.block(s["body"], scope | {s["var"]}, ctx)
+
+    def stmt_repeat_times(self, s, scope, ctx):
+        self.expr(s["count"], scope)
+        self.block(s["body"], scope, ctx)
+
+    def stmt_repeat_until(self, s, scope, ctx):
+        self.expr(s["cond"], scope)
+        self.block(s["body"], scope, ctx)
+
+    def stmt_turn(self, s, scope, ctx):
+        self.expr(s["player"], scope)
+        self.block(s["body"], scope, ctx)
+
+    def stmt_take_action(self, s, scope, ctx):
+        self.expr(s["player"], scope)
+        for name, at in zip(s["among"] or [], s["among_at"]):
+            if name not in self.actions:
+                self.error(UnknownName, f"unknown action '{name}'", at,
+                           hint=did_you_mean(name, self.actions))
+        if s["among"] is None and not self.actions:
+            self.error(InvalidDeclaration, "no action is declared", s["at"])
+
+    def stmt_choose(self, s, scope, ctx):
+        self.expr(s["player"], scope)
+        self.choice(s["choice"], scope, s["var"])
+        return s["var"]
+
+    def stmt_requires(self, s, scope, ctx):
+        self.expr(s["cond"], scope)
+
+    def stmt_new_round(self, s, scope, ctx):
+        pass
+
+    def stmt_end_game(self, s, scope, ctx):
+        pass
+
+    def stmt_go_to(self, s, scope, ctx):
+        if ctx == "action":
+            self.error(InvalidDeclaration, "'go to' is not allowed inside an action", s["at"])
+        if s["phase"] not in self.phases:
+            self.error(UnknownName, f"unknown phase '{s['phase']}'", s["phase_at"],
+                       hint=did_you_mean(s["phase"], self.phases))
+
+    def choice(self, c, scope, var):
+        kind = c["node"]
+        self.expr(c["source"], scope)
+        if kind == "choose_one" and c["where"] is not None:
+            self.expr(c["where"], scope | {var})
+        elif kind == "choose_many":
+            self.expr(c["count"], scope)
+        elif kind == "choose_groups":
+            self.expr(c["groups"], scope)
+            self.expr(c["size"], scope)
+
+    def zone_target(self, e, scope):
+        self.expr(e, scope)
+        if e["node"] in ("name", "call") and e.get("ref") == "zone":
+            return
+        if e["node"] in ("name", "call") and e.get("ref") is None:
+            return  # already reported as unknown
+        self.error(WrongType, "expected a zone here", e["at"],
+                   hint="a zone is written 'deck' or 'hand(p)'")
+
+    def assign_target(self, e, scope):
+        self.expr(e, scope)
+        if e["node"] == "attribute":
+            return
+        if e["node"] in ("name", "call") and e.get("ref") in ("variable", None):
+            return
+        self.error(WrongType, "only a variable or a component's 'has' value can be set", e["at"])
+
+    # -- expressions ---------------------------------------------------------
+    def expr(self, e, scope: set):
+        getattr(self, "expr_" + e["node"])(e, scope)
+
+    def expr_number(self, e, scope):
+        pass
+
+    expr_string = expr_bool = expr_none = expr_symbol = expr_component = expr_number
+
+    def expr_list(self, e, scope):
+        for x in e["items"]:
+            self.expr(x, scope)
+
+    def expr_name(self, e, scope):
+        n = e["name"]
+        if n in scope:
+            e["ref"] = "local"
+        elif n in CONSTANTS:
+            e["ref"] = "constant"
+        elif n in self.globals:
+            kind = self.globals[n]
+            e["ref"] = kind
+            if kind == "zone" and self.zones.get(n, {}).get("index"):
+                self.error(WrongArity, f"zone '{n}' is one per {self.zones[n]['index']}: write {n}(…)",
+                           e["at"])
+            elif kind == "variable" and self.variables.get(n, {}).get("index"):
+                self.error(WrongArity, f"variable '{n}' is one per {self.variables[n]['index']}: write {n}(…)",
+                           e["at"])
+            elif kind == "define" and self.defines[n]["params"]:
+                self.error(WrongArity, f"'{n}' takes {len(self.defines[n]['params'])} argument(s)", e["at"])
+        elif n in self.symbols:
+            e["node"] = "symbol"
+            e["value"] = e.pop("name")
+        else:
+            known = set(scope) | set(self.globals) | set(CONSTANTS) | self.symbols
+            self.error(UnknownName, f"unknown name '{n}'", e["at"], hint=did_you_mean(n, known))
+
+    def expr_call(self, e, scope):
+        fn, args = e["fn"], e["args"]
+        for a in args:
+            self.expr(a, scope)
+        kind = self.globals.get(fn)
+        if kind in ("zone", "variable"):
+            decl = (self.zones if kind == "zone" else self.variables)[fn]
+            e["ref"] = kind
+            want = 1 if decl["index"] else 0
+            if len(args) != want:
+                self.error(WrongArity, f"{kind} '{fn}' takes {want} argument(s), got {len(args)}",
+                           e["at"], hint=f"'{fn}' is one per {decl['index']}" if want else f"write just '{fn}'")
+        elif kind == "define":
+            e["ref"] = "define"
+            want = len(self.defines[fn]["params"] or ())
+            if len(args) != want:
+                self.error(WrongArity, f"'{fn}' takes {want} argument(s), got {len(args)}", e["at"])
+        elif fn in FUNCTIONS:
+            e["ref"] = "builtin"
+            b = FUNCTIONS[fn]
+            if not b.min_args <= len(args) <= b.max_args:
+                want = str(b.min_args) if b.min_args == b.max_args else f"{b.min_args} to {b.max_args}"
+                self.error(WrongArity, f"'{fn}' takes {want} argument(s), got {len(args)}", e["at"])
+        elif fn in AGGREGATES:
+            self.error(WrongArity, f"'{fn}' is written {fn}(x in COLLECTION where …)", e["at"])
+        else:
+            known = set(FUNCTIONS) | {n for n, k in self.globals.items() if k in ("zone", "variable", "define")}
+            self.error(UnknownName, f"unknown function '{fn}'", e["fn_at"], hint=did_you_mean(fn, known))
+
+    def expr_aggregate(self, e, scope):
+        fn = e["fn"]
+        if fn not in AGGREGATES:
+            self.error(UnknownName, f"unknown aggregate '{fn}'", e["fn_at"],
+                       hint=did_you_mean(fn, AGGREGATES))
+        self.expr(e["source"], scope)
+        inner = scope | {e["var"]}
+        for key in ("where", "value", "by"):
+            if e[key] is not None:
+                self.expr(e[key], inner)
+        needs_by = fn in ("majority", "minority", "best", "worst")
+        if needs_by and e["by"] is None:
+            self.error(WrongArity, f"'{fn}' needs 'by': {fn}(x in C by VALUE)", e["at"])
+        if not needs_by and e["by"] is not None:
+            self.error(WrongArity, f"'{fn}' takes no 'by'", e["by"]["at"])
+        if fn == "all" and e["where"] is None:
+            self.error(WrongArity, "'all' needs 'where': all(x in C where CONDITION)", e["at"])
+
+    def expr_attribute(self, e, scope):
+        self.expr(e["target"], scope)
+        if e["attr"] not in self.attributes:
+            self.error(UnknownName, f"no component has an attribute '{e['attr']}'", e["attr_at"],
+                       hint=did_you_mean(e["attr"], self.attributes))
+
+    def expr_index(self, e, scope):
+        self.expr(e["target"], scope)
+        self.expr(e["index"], scope)
+
+    def _expr_pair(self, e, scope):
+        self.expr(e["left"], scope)
+        self.expr(e["right"], scope)
+
+    expr_otherwise = expr_or = expr_and = expr_compare = expr_arith = _expr_pair
+
+    def expr_not(self, e, scope):
+        self.expr(e["operand"], scope)
+
+    expr_negate = expr_not
+
+
+def check(ast: dict, filename: str, base_dir: Path) -> dict:
+    """AST → IR, or RulebookErrors with every problem found."""
+    return Checker(filename, base_dir).check(ast)
+
+
+def walk(node) -> Iterable[dict]:
+    """Every node below (and including) a node."""
+    if isinstance(node, dict):
+        if "node" in node:
+            yield node
+        for v in node.values():
+            yield from walk(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from walk(v)

@@ -1,0 +1,258 @@
+"""Compile the IR, for one player count and one set of options, into a
+`Program`: the layout, the machine's blocks, the actions and the scoring.
+
+This runs once per player count (cached by `Game`), so nothing here is on
+the hot path; the closures it builds are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import statements as st
+from .choices import key_function
+from .expressions import Compiled, ExprCompiler
+from .layout import ANY, PLAYER, Layout, build_layout, elem, list_of
+
+
+@dataclass
+class Program:
+    n: int
+    lay: Layout
+    machine: st.Machine
+    actions: dict
+    score: Compiled
+    tie_break: list            # [(sign, Compiled)]
+    winners: Compiled | None
+    defaults: list             # [(slot, fn)] evaluated at new_game
+    exprs: ExprCompiler
+
+
+def table_values(ir: dict, n: int) -> dict:
+    return {name: _literal(row["values"][str(n)]) for name, row in ir["table"].items()}
+
+
+def _literal(cell):
+    return None if cell["node"] == "none" else cell.get("value")
+
+
+class Compiler:
+    def __init__(self, ir: dict, n: int, options: dict):
+        self.ir = ir
+        self.n = n
+        self.lay = build_layout(ir, n, None)
+        self.ex = ExprCompiler(ir, self.lay, options, table_values(ir, n))
+        self.m = st.Machine(self.lay, ir["file"])
+        self.actions: dict[str, st.ActionDef] = {}
+        self.resets = {"turn": [], "round": [], "game": []}
+        for name, (base, times, scope) in self.lay.limits.items():
+            self.resets[scope].append((base, n))
+
+    def expr(self, e, scope) -> Compiled:
+        return self.ex.compile(e, scope)
+
+    def fn(self, e, scope):
+        return self.expr(e, scope).fn
+
+    def program(self) -> Program:
+        ir, lay = self.ir, self.lay
+        for a in ir["actions"]:
+            self._declare_action(a)
+        for a in ir["actions"]:
+            self._compile_action_body(a)
+        if ir["setup"] is not None:
+            self.m.setup_block = self.block(ir["setup"], {}, st.end_setup).id
+        for ph in ir["phases"]:
+            self.m.phase_names.append(ph["name"])
+            self.m.phase_blocks.append(None)
+        for i, ph in enumerate(ir["phases"]):
+            self.m.phase_blocks[i] = self.block(ph["body"], {}, st.end_phase).id
+        scoring = ir["scoring"]
+        score = self.expr(scoring["score"], {"p": PLAYER})
+        tie = [(1 if k["node"] == "most" else -1, self.expr(k["expr"], {"p": PLAYER}))
+               for k in scoring["tie_break"]]
+        winners = self.expr(scoring["winners"], {}) if scoring["winners"] else None
+        defaults = []
+        for comp in ir["components"]:
+            for h in comp["has"]:
+                column = lay.has[h["name"]]
+                first, count = lay.types[comp["name"]]
+                value = self.fn(h["default"], {}) if h["default"] is not None else None
+                for k in range(count):
+                    defaults.append((column[first + k], value))
+        for v in ir["variables"]:
+            slot = lay.variables[v["name"]]
+            value = self.fn(v["default"], {}) if v["default"] is not None else None
+            for k in range(slot.count):
+                defaults.append((slot.base + k, value))
+        return Program(self.n, lay, self.m, self.actions, score, tie, winners, defaults, self.ex)
+
+    # -- actions ---------------------------------------------------------------
+    def _declare_action(self, a):
+        scope = {"me": PLAYER}
+        params = []
+        for p in a["params"]:
+            spec = self.choice(p["name"], p["choice"], scope)
+            params.append(spec)
+            scope[p["name"]] = spec.value_type
+        private = any(o["node"] == "private" for o in a["options"])
+        limit = None
+        if a["name"] in self.lay.limits:
+            base, times, _ = self.lay.limits[a["name"]]
+            limit = (base, times)
+        requires = None
+        body = a["body"]["stmts"] if a["body"] else []
+        if body and body[0]["node"] == "requires":
+            requires = self.fn(body[0]["cond"], scope)
+        shows = [p.show_value for p in params]
+        name = a["name"]
+
+        def show(action_name, args, shows=shows):
+            if not args:
+                return action_name
+            return action_name + " " + ", ".join(f(k) for f, k in zip(shows, args))
+        self.actions[name] = st.ActionDef(name, params, requires, None, limit, private, show)
+        self.actions[name]._scope = scope  # type: ignore[attr-defined]
+
+    def _compile_action_body(self, a):
+        act = self.actions[a["name"]]
+        scope = act._scope  # type: ignore[attr-defined]
+        body = a["body"] or {"stmts": [], "at": a["at"]}
+        act.body = self.block(body, scope, st.end_pop).id
+
+    def choice(self, name, c, scope) -> st.ChoiceSpec:
+        source = self.expr(c["source"], scope)
+        item = elem(source.type)
+        key = key_function(item, self.lay)
+        kind = {"choose_one": "one", "choose_many": "many", "choose_groups": "groups"}[c["node"]]
+        where = count = groups = size = None
+        if kind == "one":
+            value_type = item
+            if c["where"] is not None:
+                where = self.fn(c["where"], {**scope, name: item})
+        elif kind == "many":
+            value_type = list_of(item)
+            count = self.fn(c["count"], scope)
+        else:
+            value_type = list_of(list_of(item))
+            groups = self.fn(c["groups"], scope)
+            size = self.fn(c["size"], scope)
+        show_value = st.printer(value_type, self.lay)
+        spec = st.ChoiceSpec(name, kind, source.fn, where, count, groups, size, key,
+                             lambda n, args, sv=show_value: n + " " + sv(args[0]), value_type)
+        spec.show_value = show_value  # type: ignore[attr-defined]
+        return spec
+
+    # -- statements ------------------------------------------------------------
+    def block(self, b, scope, end) -> st.Block:
+        block = self.m.new_block(end)
+        scope = dict(scope)
+        for s in b["stmts"]:
+            block.stmts.append(self.stmt(s, scope))
+        return block
+
+    def stmt(self, s, scope):
+        return getattr(self, "s_" + s["node"])(s, scope)
+
+    def zone_index(self, e, scope):
+        lay = self.lay
+        z = lay.zones[e["name"] if e["node"] == "name" else e["fn"]]
+        if z.index is None:
+            base = z.base
+            return lambda s, env: base
+        arg = self.fn(e["args"][0], scope)
+        base = z.base
+        offset = 0 if z.index == "player" else lay.types[z.index][0]
+        return lambda s, env: base + arg(s, env) - offset
+
+    def s_move(self, s, scope):
+        return st.Move(s["at"], self.fn(s["what"], scope), self.zone_index(s["to"], scope))
+
+    def s_deal(self, s, scope):
+        return st.Deal(s["at"], self.fn(s["count"], scope), self.zone_index(s["source"], scope),
+                       self.zone_index(s["to"], scope))
+
+    def s_shuffle(self, s, scope):
+        return st.Shuffle(s["at"], self.zone_index(s["zone"], scope))
+
+    def s_reveal(self, s, scope):
+        return st.Reveal(s["at"], self.fn(s["what"], scope))
+
+    def slot(self, target, scope):
+        lay = self.lay
+        if target["node"] == "attribute":
+            obj = self.fn(target["target"], scope)
+            column = lay.has[target["attr"]]
+            return lambda s, env: column[obj(s, env)]
+        name = target["name"] if target["node"] == "name" else target["fn"]
+        v = lay.variables[name]
+        if v.index is None:
+            base = v.base
+            return lambda s, env: base
+        arg = self.fn(target["args"][0], scope)
+        base = v.base
+        offset = 0 if v.index == "player" else lay.types[v.index][0]
+        return lambda s, env: base + arg(s, env) - offset
+
+    def s_set(self, s, scope):
+        return st.SetSlot(s["at"], self.slot(s["target"], scope), self.fn(s["value"], scope), False)
+
+    def s_add(self, s, scope):
+        return st.SetSlot(s["at"], self.slot(s["target"], scope), self.fn(s["value"], scope), True)
+
+    def s_let(self, s, scope):
+        value = self.expr(s["value"], scope)
+        scope[s["name"]] = value.type
+        return st.Let(s["at"], s["name"], value.fn)
+
+    def s_if(self, s, scope):
+        then = self.block(s["then"], scope, st.end_pop).id
+        other = self.block(s["otherwise"], scope, st.end_pop).id if s["otherwise"] else None
+        return st.If(s["at"], self.fn(s["cond"], scope), then, other)
+
+    def s_for_each(self, s, scope):
+        source = self.expr(s["source"], scope)
+        body = self.block(s["body"], {**scope, s["var"]: elem(source.type)}, st.end_for_each).id
+        return st.ForEach(s["at"], s["var"], source.fn, body)
+
+    def s_repeat_times(self, s, scope):
+        body = self.block(s["body"], scope, st.end_repeat_times).id
+        return st.RepeatTimes(s["at"], self.fn(s["count"], scope), body)
+
+    def s_repeat_until(self, s, scope):
+        cond = self.fn(s["cond"], scope)
+        body = self.block(s["body"], scope, st.make_end_repeat_until(cond)).id
+        return st.RepeatUntil(s["at"], cond, body)
+
+    def s_turn(self, s, scope):
+        body = self.block(s["body"], scope, st.end_turn).id
+        return st.Turn(s["at"], self.fn(s["player"], scope), body, self.resets["turn"])
+
+    def s_take_action(self, s, scope):
+        names = s["among"] or [a["name"] for a in self.ir["actions"]]
+        return st.TakeAction(s["at"], self.fn(s["player"], scope),
+                             [self.actions[n] for n in names], s["optional"])
+
+    def s_choose(self, s, scope):
+        spec = self.choice(s["var"], s["choice"], scope)
+        scope[s["var"]] = spec.value_type
+        return st.Choose(s["at"], self.fn(s["player"], scope), spec)
+
+    def s_requires(self, s, scope):
+        return st.Requires(s["at"])
+
+    def s_new_round(self, s, scope):
+        return st.NewRound(s["at"], self.resets["round"])
+
+    def s_end_game(self, s, scope):
+        return st.EndGame(s["at"])
+
+    def s_go_to(self, s, scope):
+        return st.GoTo(s["at"], self.m.phase_names.index(s["phase"]))
+
+
+def compile_program(ir: dict, n: int, options: dict) -> Program:
+    return Compiler(ir, n, options).program()
+
+
+__all__ = ["compile_program", "Program", "ANY"]

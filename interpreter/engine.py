@@ -1,0 +1,250 @@
+"""The generic engine: a `Game` built from a rulebook's IR runs any rulebook.
+
+`Game` is static (the rules, compiled once per player count); `State`
+changes. The API follows docs/api.md: `new_game`, `to_move`,
+`legal_actions`, `apply`, `outcome`, `view`, `parse_action`, and JSON
+saves. `apply` copies the state, binds the chosen option, and lets the
+machine run to the next decision; an illegal action raises and leaves the
+input untouched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from .compiler import Program, compile_program
+from .errors import (GameOver, IllegalAction, NotYourTurn, OptionError,
+                     SaveError, SaveMismatch, UnknownAction, did_you_mean)
+from .state import State, splitmix64, state_from_data
+from .statements import Action
+from . import views
+
+SAVE_FORMAT = "rulebook-save/1"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: a score per player, players best first, winners."""
+
+    scores: tuple
+    ranking: tuple
+    winners: tuple
+
+    def to_json(self) -> dict:
+        return {"scores": list(self.scores), "ranking": list(self.ranking),
+                "winners": list(self.winners)}
+
+
+class Game:
+    def __init__(self, ir: dict, options: dict | None = None, path: str | None = None):
+        self.ir = ir
+        self.path = path
+        self.name = ir["game"]["title"]
+        self.min_players = ir["players"]["min"]
+        self.max_players = ir["players"]["max"]
+        self.options = self._options(options or {})
+        canon = json.dumps({"ir": _without_spans(ir), "options": self.options},
+                           sort_keys=True, separators=(",", ":"))
+        self.fingerprint = hashlib.sha256(canon.encode()).hexdigest()[:16]
+        self._programs: dict[int, Program] = {}
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name!r} {self.min_players}-{self.max_players} players>"
+
+    def _options(self, given: dict) -> dict:
+        decls = {o["name"]: o for o in self.ir["options"]}
+        values = {name: o["default"].get("value") for name, o in decls.items()}
+        for name, value in given.items():
+            if name not in decls:
+                raise OptionError(f"unknown option '{name}'", hint=did_you_mean(name, decls)
+                                  or f"options: {', '.join(decls) or 'none'}")
+            values[name] = _coerce(value, decls[name])
+        return values
+
+    def program(self, n: int) -> Program:
+        prog = self._programs.get(n)
+        if prog is None:
+            if not self.min_players <= n <= self.max_players:
+                raise OptionError(f"{self.name} is for {self.min_players} to {self.max_players} "
+                                  f"players, not {n}")
+            prog = self._programs[n] = compile_program(self.ir, n, self.options)
+        return prog
+
+    # -- the game API ----------------------------------------------------------
+    def new_game(self, players: int, seed: int = 0) -> State:
+        prog = self.program(players)
+        lay = prog.lay
+        rng = splitmix64(int(seed) & ((1 << 64) - 1))[1]
+        s = State(players, [[] for _ in lay.zone_list], [-1] * lay.ncomponents,
+                  [None] * lay.nvars, [False] * lay.ncomponents, [], rng)
+        for base, times, scope in lay.limits.values():
+            s.vars[base:base + players] = [0] * players
+        for slot, fn in prog.defaults:
+            if fn is not None:
+                value = fn(s, {})
+                s.vars[slot] = list(value) if isinstance(value, list) else value
+        prog.machine.start(s)
+        return s
+
+    def to_move(self, state: State) -> tuple:
+        return () if state.over else tuple(state.pending)
+
+    def legal_actions(self, state: State, player: int) -> list:
+        if state.over or player not in state.pending:
+            return []
+        return list(self._bindings(state))
+
+    def _bindings(self, state: State) -> dict:
+        cache = state.cache
+        if cache is None:
+            m = self.program(state.n).machine
+            stmt, f = m.current_choice(state)
+            cache = state.cache = dict(stmt.options(m, state, f))
+        return cache
+
+    def apply(self, state: State, action: Action) -> State:
+        if state.over:
+            raise GameOver("the game is over; no more actions")
+        if not isinstance(action, Action):
+            raise IllegalAction(f"not an action: {action!r}")
+        if action.player not in state.pending:
+            raise NotYourTurn(f"P{action.player} is not to move; waiting for "
+                              + ", ".join(f"P{p}" for p in state.pending))
+        bindings = self._bindings(state)
+        if action not in bindings:
+            raise IllegalAction(f"'{action}' is not a legal action for P{action.player} now",
+                                hint="list the legal actions to see what is allowed")
+        binding = bindings[action]
+        m = self.program(state.n).machine
+        s = state.copy()
+        stmt, f = m.current_choice(s)
+        s.decisions += 1
+        s.pending = ()
+        stmt.resolve(m, s, f, action, binding)
+        m.run(s)
+        return s
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state.over:
+            return None
+        prog = self.program(state.n)
+        players = list(range(state.n))
+        scores = tuple(prog.score.fn(state, {"p": p}) for p in players)
+        keys = {p: tuple(sign * c.fn(state, {"p": p}) for sign, c in prog.tie_break)
+                for p in players}
+        full = {p: (scores[p],) + keys[p] for p in players}
+        if prog.winners is not None:
+            winners = tuple(sorted(set(prog.winners.fn(state, {}) or ())))
+        else:
+            best = max(full.values())
+            winners = tuple(p for p in players if full[p] == best)
+        ranking = tuple(sorted(players, key=lambda p: (p not in winners, _neg(full[p]), p)))
+        return Outcome(scores, ranking, winners)
+
+    def view(self, state: State, player: int | None) -> dict:
+        return views.view(self, state, player)
+
+    def parse_action(self, state: State, player: int, text: str) -> Action:
+        actions = self.legal_actions(state, player)
+        wanted = " ".join(str(text).split()).lower()
+        if wanted.isdigit():
+            k = int(wanted)
+            if 1 <= k <= len(actions):
+                return actions[k - 1]
+            raise UnknownAction(f"there is no action number {k}",
+                                hint=f"choose 1 to {len(actions)}" if actions else "nobody can act now")
+        for a in actions:
+            if " ".join(str(a).split()).lower() == wanted:
+                return a
+        texts = [str(a) for a in actions]
+        hint = did_you_mean(str(text), texts)
+        if hint is None and actions:
+            names = sorted({a.name for a in actions})
+            hint = "legal actions start with: " + ", ".join(names)
+        raise UnknownAction(f"'{text}' is not a legal action for P{player} now", hint=hint)
+
+    # -- saves -----------------------------------------------------------------
+    def state_to_json(self, state: State) -> dict:
+        return {"format": SAVE_FORMAT, "rulebook": self.name, "fingerprint": self.fingerprint,
+                "state": state.to_data()}
+
+    def state_from_json(self, data) -> State:
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise SaveError("not a rulebook save file", hint=f"expected format '{SAVE_FORMAT}'")
+        if data.get("rulebook") != self.name or data.get("fingerprint") != self.fingerprint:
+            raise SaveMismatch(
+                f"this save belongs to '{data.get('rulebook')}' (rules {data.get('fingerprint')}), "
+                f"not to '{self.name}' (rules {self.fingerprint})",
+                hint="load it with the same rulebook and options it was saved with")
+        try:
+            s = state_from_data(data["state"])
+            self._check_shape(s)
+        except SaveError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise SaveError(f"the save file is damaged: {e}") from None
+        return s
+
+    def _check_shape(self, s: State) -> None:
+        prog = self.program(s.n)
+        lay = prog.lay
+        if len(s.zones) != len(lay.zone_list) or len(s.vars) != lay.nvars \
+                or len(s.loc) != lay.ncomponents or len(s.revealed) != lay.ncomponents:
+            raise SaveError("the save file is damaged: its parts have the wrong sizes")
+        seen = [-1] * lay.ncomponents
+        for i, z in enumerate(s.zones):
+            for c in z:
+                if not isinstance(c, int) or not 0 <= c < lay.ncomponents or seen[c] != -1:
+                    raise SaveError("the save file is damaged: a component is missing or twice")
+                seen[c] = i
+        if seen != s.loc:
+            raise SaveError("the save file is damaged: component places disagree")
+        for f in s.frames:
+            if not (isinstance(f[0], int) and 0 <= f[0] < len(prog.machine.blocks)
+                    and isinstance(f[1], int) and isinstance(f[2], dict)):
+                raise SaveError("the save file is damaged: bad flow position")
+        if not s.over and not s.frames:
+            raise SaveError("the save file is damaged: no flow position")
+        if not s.over:
+            stmt, _ = prog.machine.current_choice(s)
+            if not getattr(stmt, "suspends", False):
+                raise SaveError("the save file is damaged: the flow is not at a decision")
+
+
+def _neg(t):
+    return tuple(-x if isinstance(x, (int, float)) else 0 for x in t)
+
+
+def _coerce(value, decl):
+    default = decl["default"]
+    if isinstance(value, str):
+        kind = default["node"]
+        low = value.lower()
+        if kind == "bool":
+            if low in ("yes", "true", "on", "1"):
+                value = True
+            elif low in ("no", "false", "off", "0"):
+                value = False
+            else:
+                raise OptionError(f"option '{decl['name']}' is yes or no, not '{value}'")
+        elif kind == "number":
+            try:
+                value = int(value)
+            except ValueError:
+                raise OptionError(f"option '{decl['name']}' is a number, not '{value}'") from None
+    if decl["choices"] is not None:
+        allowed = [c.get("value") for c in decl["choices"]]
+        if value not in allowed:
+            raise OptionError(f"option '{decl['name']}' cannot be '{value}'",
+                              hint="choose one of " + ", ".join(map(str, allowed)))
+    return value
+
+
+def _without_spans(node):
+    if isinstance(node, dict):
+        return {k: _without_spans(v) for k, v in node.items() if k != "at" and not k.endswith("_at")}
+    if isinstance(node, list):
+        return [_without_spans(v) for v in node]
+    return node

@@ -1,0 +1,202 @@
+"""Every error a user can meet, with a stable code, a source span and a hint.
+
+One root class, `RulebookError`, and one subclass per kind. The code (for
+example ``rulebook/unknown-name``) is part of the public contract: tests and
+tools match on codes and spans, never on wording. A rulebook's static errors
+are collected into one `RulebookErrors` so that `rulebook validate` lists them
+all at once, sorted by position.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A place in a source file: 1-based line and column, end exclusive."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int = 0
+    end_column: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+    def to_json(self) -> list:
+        return [self.line, self.column, self.end_line, self.end_column]
+
+
+class RulebookError(Exception):
+    """Root of every error the project raises on purpose."""
+
+    code = "rulebook/error"
+
+    def __init__(self, message: str, span: Optional[Span] = None,
+                 hint: Optional[str] = None, code: Optional[str] = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.hint = hint
+        if code is not None:
+            self.code = code
+
+    def __str__(self) -> str:
+        where = f"{self.span}: " if self.span else ""
+        hint = f" (hint: {self.hint})" if self.hint else ""
+        return f"{where}error[{self.code}]: {self.message}{hint}"
+
+    def sort_key(self):
+        s = self.span
+        return (s.file, s.line, s.column) if s else ("", 0, 0)
+
+
+# -- static errors in a rulebook or its data files ---------------------------
+
+class SyntaxErrorInRulebook(RulebookError):
+    code = "rulebook/syntax"
+
+
+class UnknownName(RulebookError):
+    code = "rulebook/unknown-name"
+
+
+class DuplicateName(RulebookError):
+    code = "rulebook/duplicate-name"
+
+
+class WrongArity(RulebookError):
+    code = "rulebook/arity"
+
+
+class WrongType(RulebookError):
+    code = "rulebook/type"
+
+
+class PlayerCountNotCovered(RulebookError):
+    code = "rulebook/player-count"
+
+
+class UnreachablePhase(RulebookError):
+    code = "rulebook/unreachable-phase"
+
+
+class InvalidDeclaration(RulebookError):
+    code = "rulebook/invalid"
+
+
+class SchemaViolation(RulebookError):
+    code = "rulebook/schema"
+
+
+class DataFileError(RulebookError):
+    code = "data/invalid"
+
+
+class FileNotReadable(RulebookError):
+    code = "rulebook/file"
+
+
+class RulebookErrors(RulebookError):
+    """Several static errors, reported together, sorted by position."""
+
+    code = "rulebook/errors"
+
+    def __init__(self, errors: Iterable[RulebookError]):
+        self.errors = sorted(errors, key=RulebookError.sort_key)
+        first = self.errors[0] if self.errors else None
+        super().__init__(
+            f"{len(self.errors)} error(s) in rulebook",
+            first.span if first else None)
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
+# -- errors while a game runs ------------------------------------------------
+
+class RuleError(RulebookError):
+    """A rulebook did something impossible while running (a runtime error)."""
+
+    code = "rule/runtime"
+
+
+class RuleLoop(RuleError):
+    code = "rule/loop"
+
+
+class RuleStuck(RuleError):
+    code = "rule/stuck"
+
+
+class ActionError(RulebookError, ValueError):
+    """A move was refused; the state is unchanged."""
+
+    code = "action/illegal"
+
+
+class IllegalAction(ActionError):
+    code = "action/illegal"
+
+
+class UnknownAction(ActionError):
+    code = "action/unknown"
+
+
+class NotYourTurn(ActionError):
+    code = "action/not-your-turn"
+
+
+class GameOver(ActionError):
+    code = "action/game-over"
+
+
+class SaveError(RulebookError, ValueError):
+    """A saved game that cannot be loaded."""
+
+    code = "save/corrupt"
+
+
+class SaveMismatch(SaveError):
+    code = "save/mismatch"
+
+
+class OptionError(RulebookError, ValueError):
+    code = "option/invalid"
+
+
+class CommandError(RulebookError):
+    code = "command/usage"
+
+
+# -- helpers -------------------------------------------------------------------
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
+    """A hint naming the closest known name, if one is close enough."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def render(error: RulebookError, source: Optional[str] = None) -> str:
+    """The error as `rulebook validate` prints it: location, code, the source
+    line with a caret under the offending text, and the hint."""
+    lines = [str(error) if not error.hint else
+             (f"{error.span}: " if error.span else "") + f"error[{error.code}]: {error.message}"]
+    span = error.span
+    if span is not None and source is not None:
+        text_lines = source.splitlines()
+        if 1 <= span.line <= len(text_lines):
+            text = text_lines[span.line - 1].expandtabs(1)
+            width = 1
+            if span.end_line == span.line and span.end_column > span.column:
+                width = span.end_column - span.column
+            gutter = f"{span.line:>4} | "
+            lines.append(gutter + text)
+            lines.append(" " * (len(gutter) + span.column - 1) + "^" * width)
+    if error.hint:
+        lines.append(f"     = hint: {error.hint}")
+    return "\n".join(lines)

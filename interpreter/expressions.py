@@ -1,0 +1,418 @@
+"""Compile IR expressions to Python closures ``f(state, env) -> value``.
+
+Compilation happens once per player count when a game is created; the
+closures read state slots directly, so a formula costs a few function calls
+at run time. Each compiled expression also carries a static type (see
+`layout`), used to tell identical components apart in choices and to print
+values. Dispatch is one method per IR node kind.
+
+Runtime values: numbers, booleans, symbols (str), players (int), components
+(int ids), ``None`` and lists. Lists handed out by zones are live: statements
+that change zones copy them first.
+"""
+
+from __future__ import annotations
+
+from .builtins import FUNCTIONS
+from .errors import RuleError
+from .layout import (ANY, BOOL, NONE, NUMBER, PLAYER, SYMBOL, Layout,
+                     comp_type, elem, is_comp, list_of)
+
+
+class Compiled:
+    """A compiled expression: the closure, its type, and its source span."""
+
+    __slots__ = ("fn", "type", "at")
+
+    def __init__(self, fn, type_, at):
+        self.fn, self.type, self.at = fn, type_, at
+
+
+class ExprCompiler:
+    def __init__(self, ir: dict, lay: Layout, options: dict, table: dict):
+        self.ir = ir
+        self.lay = lay
+        self.options = options
+        self.table = table        # name -> value for this player count
+        self.players = list(range(lay.n))
+        self.defines = {d["name"]: d for d in ir["defines"]}
+        self.compiled_defines: dict = {}
+        self.define_types: dict = {}
+
+    def compile(self, e: dict, scope: dict) -> Compiled:
+        """scope: local name -> type."""
+        return getattr(self, "e_" + e["node"])(e, scope)
+
+    # -- literals ------------------------------------------------------------
+    def _const(self, value, type_, at):
+        return Compiled(lambda s, env: value, type_, at)
+
+    def e_number(self, e, scope):
+        return self._const(e["value"], NUMBER, e["at"])
+
+    def e_string(self, e, scope):
+        return self._const(e["value"], SYMBOL, e["at"])
+
+    def e_symbol(self, e, scope):
+        return self._const(e["value"], SYMBOL, e["at"])
+
+    def e_bool(self, e, scope):
+        return self._const(e["value"], BOOL, e["at"])
+
+    def e_none(self, e, scope):
+        return self._const(None, NONE, e["at"])
+
+    def e_component(self, e, scope):
+        cid = self.lay.instances[e["value"]]
+        return self._const(cid, comp_type(self.lay.type_of[cid]), e["at"])
+
+    def e_list(self, e, scope):
+        items = [self.compile(x, scope) for x in e["items"]]
+        fns = [c.fn for c in items]
+        t = items[0].type if items else ANY
+        return Compiled(lambda s, env: [f(s, env) for f in fns], list_of(t), e["at"])
+
+    # -- names ---------------------------------------------------------------
+    def e_name(self, e, scope):
+        n, ref, lay = e["name"], e["ref"], self.lay
+        if ref == "local":
+            return Compiled(lambda s, env: env[n], scope.get(n, ANY), e["at"])
+        if ref == "constant":
+            if n == "players":
+                players = self.players
+                return Compiled(lambda s, env: players, list_of(PLAYER), e["at"])
+            if n == "player_count":
+                return self._const(lay.n, NUMBER, e["at"])
+            if n == "round":
+                return Compiled(lambda s, env: s.round, NUMBER, e["at"])
+            if n == "turn":
+                return Compiled(lambda s, env: s.turn, NUMBER, e["at"])
+            slot = lay.slot_current
+            return Compiled(lambda s, env: s.vars[slot], PLAYER, e["at"])
+        if ref == "option":
+            value = self.options[n]
+            return self._const(value, _type_of_value(value), e["at"])
+        if ref == "table":
+            value = self.table[n]
+            return self._const(value, _type_of_value(value), e["at"])
+        if ref == "define":
+            body = self.define(n)
+            f = body.fn
+            return Compiled(lambda s, env: f(s, {}), body.type, e["at"])
+        if ref == "component_type":
+            first, count = lay.types[n]
+            cids = list(range(first, first + count))
+            return Compiled(lambda s, env: cids, list_of(comp_type(n)), e["at"])
+        if ref == "component":
+            return self.e_component({"value": n, "at": e["at"]}, scope)
+        if ref == "zone":
+            idx = lay.zones[n].base
+            return Compiled(lambda s, env: s.zones[idx], list_of(comp_type(lay.zones[n].of)), e["at"])
+        if ref == "variable":
+            v = lay.variables[n]
+            slot = v.base
+            return Compiled(lambda s, env: s.vars[slot], v.type, e["at"])
+        raise AssertionError(f"unresolved name {n} ({ref})")
+
+    def define(self, name) -> Compiled:
+        if name in self.compiled_defines:
+            return self.compiled_defines[name]
+        d = self.defines[name]
+        if name in self.define_types:   # a define that uses itself
+            raise RuleError(f"'{name}' is defined in terms of itself", code="rulebook/recursion")
+        self.define_types[name] = ANY
+        params = d["params"] or []
+        c = self.compile(d["body"], {p: ANY for p in params})
+        self.compiled_defines[name] = c
+        return c
+
+    def e_call(self, e, scope):
+        fn, ref, lay = e["fn"], e["ref"], self.lay
+        args = [self.compile(a, scope) for a in e["args"]]
+        afns = [a.fn for a in args]
+        if ref == "zone":
+            z = lay.zones[fn]
+            base, index = z.base, z.index
+            a0 = afns[0]
+            t = list_of(comp_type(z.of))
+            if index == "player":
+                return Compiled(lambda s, env: s.zones[base + a0(s, env)], t, e["at"])
+            first = lay.types[index][0]
+            return Compiled(lambda s, env: s.zones[base + a0(s, env) - first], t, e["at"])
+        if ref == "variable":
+            v = lay.variables[fn]
+            base, a0 = v.base, afns[0]
+            offset = 0 if v.index == "player" else lay.types[v.index][0]
+            return Compiled(lambda s, env: s.vars[base + a0(s, env) - offset], v.type, e["at"])
+        if ref == "define":
+            body = self.define(fn)
+            params = self.defines[fn]["params"]
+            bfn = body.fn
+            if len(params) == 1:
+                p0, a0 = params[0], afns[0]
+                return Compiled(lambda s, env: bfn(s, {p0: a0(s, env)}), body.type, e["at"])
+            return Compiled(lambda s, env: bfn(s, dict(zip(params, [a(s, env) for a in afns]))),
+                            body.type, e["at"])
+        impl = FUNCTIONS[fn].impl
+        t = _builtin_type(fn, args)
+        if len(afns) == 1:
+            a0 = afns[0]
+            return Compiled(lambda s, env: impl(s, a0(s, env)), t, e["at"])
+        return Compiled(lambda s, env: impl(s, *[a(s, env) for a in afns]), t, e["at"])
+
+    # -- attributes and indexing ----------------------------------------------
+    def e_attribute(self, e, scope):
+        target = self.compile(e["target"], scope)
+        tf, attr, lay = target.fn, e["attr"], self.lay
+        static = lay.static.get(attr)
+        has = lay.has.get(attr)
+        if has is None:
+            t = lay.static_type.get(attr, ANY)
+            return Compiled(lambda s, env: static[tf(s, env)], t, e["at"])
+        t = lay.has_type.get(attr, ANY)
+        if static is None:
+            return Compiled(lambda s, env: s.vars[has[tf(s, env)]], t, e["at"])
+
+        def either(s, env):
+            cid = tf(s, env)
+            slot = has[cid]
+            return s.vars[slot] if slot >= 0 else static[cid]
+        return Compiled(either, ANY, e["at"])
+
+    def e_index(self, e, scope):
+        target = self.compile(e["target"], scope)
+        index = self.compile(e["index"], scope)
+        tf, xf = target.fn, index.fn
+        return Compiled(lambda s, env: tf(s, env)[xf(s, env)], elem(target.type), e["at"])
+
+    # -- operators -------------------------------------------------------------
+    def e_otherwise(self, e, scope):
+        left, right = self.compile(e["left"], scope), self.compile(e["right"], scope)
+        lf, rf = left.fn, right.fn
+
+        def otherwise(s, env):
+            v = lf(s, env)
+            return rf(s, env) if v is None or (isinstance(v, list) and not v) else v
+        return Compiled(otherwise, left.type if left.type != NONE else right.type, e["at"])
+
+    def e_or(self, e, scope):
+        lf, rf = self.compile(e["left"], scope).fn, self.compile(e["right"], scope).fn
+        return Compiled(lambda s, env: bool(lf(s, env)) or bool(rf(s, env)), BOOL, e["at"])
+
+    def e_and(self, e, scope):
+        lf, rf = self.compile(e["left"], scope).fn, self.compile(e["right"], scope).fn
+        return Compiled(lambda s, env: bool(lf(s, env)) and bool(rf(s, env)), BOOL, e["at"])
+
+    def e_not(self, e, scope):
+        f = self.compile(e["operand"], scope).fn
+        return Compiled(lambda s, env: not f(s, env), BOOL, e["at"])
+
+    def e_negate(self, e, scope):
+        f = self.compile(e["operand"], scope).fn
+        return Compiled(lambda s, env: -f(s, env), NUMBER, e["at"])
+
+    def e_compare(self, e, scope):
+        lf, rf, op = self.compile(e["left"], scope).fn, self.compile(e["right"], scope).fn, e["op"]
+        if op == "==":
+            return Compiled(lambda s, env: lf(s, env) == rf(s, env), BOOL, e["at"])
+        if op == "!=":
+            return Compiled(lambda s, env: lf(s, env) != rf(s, env), BOOL, e["at"])
+        if op == "<":
+            return Compiled(lambda s, env: lf(s, env) < rf(s, env), BOOL, e["at"])
+        if op == "<=":
+            return Compiled(lambda s, env: lf(s, env) <= rf(s, env), BOOL, e["at"])
+        if op == ">":
+            return Compiled(lambda s, env: lf(s, env) > rf(s, env), BOOL, e["at"])
+        return Compiled(lambda s, env: lf(s, env) >= rf(s, env), BOOL, e["at"])
+
+    def e_arith(self, e, scope):
+        lf, rf, op = self.compile(e["left"], scope).fn, self.compile(e["right"], scope).fn, e["op"]
+        if op == "+":
+            return Compiled(lambda s, env: lf(s, env) + rf(s, env), NUMBER, e["at"])
+        if op == "-":
+            return Compiled(lambda s, env: lf(s, env) - rf(s, env), NUMBER, e["at"])
+        if op == "*":
+            return Compiled(lambda s, env: lf(s, env) * rf(s, env), NUMBER, e["at"])
+        if op == "//":
+            return Compiled(lambda s, env: _floordiv(lf(s, env), rf(s, env)), NUMBER, e["at"])
+        return Compiled(lambda s, env: _mod(lf(s, env), rf(s, env)), NUMBER, e["at"])
+
+    # -- aggregates ------------------------------------------------------------
+    def e_aggregate(self, e, scope):
+        fn, var = e["fn"], e["var"]
+        source = self.compile(e["source"], scope)
+        inner = dict(scope)
+        inner[var] = elem(source.type)
+        sf = source.fn
+        wf = self.compile(e["where"], inner).fn if e["where"] is not None else None
+        value = self.compile(e["value"], inner) if e["value"] is not None else None
+        vf = value.fn if value else None
+        bf = self.compile(e["by"], inner).fn if e["by"] is not None else None
+        item_t = elem(source.type)
+        maker = _AGGREGATE_MAKERS[fn]
+        run, t = maker(sf, var, wf, vf, bf, item_t, value.type if value else item_t)
+        return Compiled(run, t, e["at"])
+
+
+def _kept(sf, var, wf, s, env):
+    inner = dict(env)
+    out = []
+    for x in sf(s, env):
+        if wf is not None:
+            inner[var] = x
+            if not wf(s, inner):
+                continue
+        out.append(x)
+    return out, inner
+
+
+def _agg_count(sf, var, wf, vf, bf, item_t, value_t):
+    if wf is None:
+        return (lambda s, env: len(sf(s, env))), NUMBER
+
+    def count(s, env):
+        inner = dict(env)
+        k = 0
+        for x in sf(s, env):
+            inner[var] = x
+            if wf(s, inner):
+                k += 1
+        return k
+    return count, NUMBER
+
+
+def _values(sf, var, wf, vf):
+    def values(s, env):
+        inner = dict(env)
+        out = []
+        for x in sf(s, env):
+            inner[var] = x
+            if wf is not None and not wf(s, inner):
+                continue
+            out.append(vf(s, inner) if vf is not None else x)
+        return out
+    return values
+
+
+def _agg_sum(sf, var, wf, vf, bf, item_t, value_t):
+    values = _values(sf, var, wf, vf)
+    return (lambda s, env: sum(values(s, env))), NUMBER
+
+
+def _agg_min(sf, var, wf, vf, bf, item_t, value_t):
+    values = _values(sf, var, wf, vf)
+    return (lambda s, env: min(values(s, env), default=None)), value_t
+
+
+def _agg_max(sf, var, wf, vf, bf, item_t, value_t):
+    values = _values(sf, var, wf, vf)
+    return (lambda s, env: max(values(s, env), default=None)), value_t
+
+
+def _agg_any(sf, var, wf, vf, bf, item_t, value_t):
+    def any_(s, env):
+        inner = dict(env)
+        for x in sf(s, env):
+            inner[var] = x
+            if wf is None or wf(s, inner):
+                return True
+        return False
+    return any_, BOOL
+
+
+def _agg_all(sf, var, wf, vf, bf, item_t, value_t):
+    def all_(s, env):
+        inner = dict(env)
+        for x in sf(s, env):
+            inner[var] = x
+            if not wf(s, inner):
+                return False
+        return True
+    return all_, BOOL
+
+
+def _agg_filter(sf, var, wf, vf, bf, item_t, value_t):
+    return _values(sf, var, wf, None), list_of(item_t)
+
+
+def _agg_each(sf, var, wf, vf, bf, item_t, value_t):
+    return _values(sf, var, wf, vf), list_of(value_t)
+
+
+def _scored(sf, var, wf, bf):
+    def scored(s, env):
+        inner = dict(env)
+        out = []
+        for x in sf(s, env):
+            inner[var] = x
+            if wf is not None and not wf(s, inner):
+                continue
+            out.append((bf(s, inner), x))
+        return out
+    return scored
+
+
+def _agg_extreme(pick, single):
+    def make(sf, var, wf, vf, bf, item_t, value_t):
+        scored = _scored(sf, var, wf, bf)
+
+        def run(s, env):
+            pairs = scored(s, env)
+            if not pairs:
+                return None if single else []
+            top = pick(k for k, _ in pairs)
+            winners = [x for k, x in pairs if k == top]
+            if single:
+                return winners[0] if len(winners) == 1 else None
+            return winners
+        return run, (item_t if single else list_of(item_t))
+    return make
+
+
+_AGGREGATE_MAKERS = {
+    "count": _agg_count, "sum": _agg_sum, "min": _agg_min, "max": _agg_max,
+    "any": _agg_any, "all": _agg_all, "filter": _agg_filter, "each": _agg_each,
+    "majority": _agg_extreme(max, True), "minority": _agg_extreme(min, True),
+    "best": _agg_extreme(max, False), "worst": _agg_extreme(min, False),
+}
+
+
+def _floordiv(a, b):
+    if b == 0:
+        raise RuleError("division by zero", code="rule/runtime")
+    return a // b
+
+
+def _mod(a, b):
+    if b == 0:
+        raise RuleError("division by zero", code="rule/runtime")
+    return a % b
+
+
+def _type_of_value(v) -> str:
+    if isinstance(v, bool):
+        return BOOL
+    if isinstance(v, int):
+        return NUMBER
+    if isinstance(v, str):
+        return SYMBOL
+    if v is None:
+        return NONE
+    return ANY
+
+
+def _builtin_type(fn, args) -> str:
+    if fn in ("opponent", "next_player", "previous_player"):
+        return PLAYER
+    if fn == "turn_order":
+        return list_of(PLAYER)
+    if fn in ("random", "first", "last"):
+        return elem(args[0].type)
+    if fn == "distinct":
+        return args[0].type
+    if fn in ("contains", "is_empty"):
+        return BOOL
+    return NUMBER
+
+
+__all__ = ["ExprCompiler", "Compiled", "is_comp"]

@@ -1,0 +1,208 @@
+"""Where everything lives for one player count: component ids, zone and
+variable slots, and the fixed facts of each component.
+
+The IR says what exists; the layout numbers it for a game of N players, so
+the compiled program reads a zone as ``state.zones[i]`` and a per-player
+variable as ``state.vars[base + p]``. Components are numbered in the order
+the rulebook lists them; identical components (same type and attributes)
+share a *class*, the unit by which choices are told apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import InvalidDeclaration, RulebookErrors, Span
+
+# Types the compiler tracks for values (used for dedup keys and printing).
+NUMBER, BOOL, SYMBOL, PLAYER, NONE, ANY = "number", "bool", "symbol", "player", "none", "any"
+
+
+def comp_type(name: str | None) -> str:
+    return f"comp:{name}" if name else "comp:"
+
+
+def list_of(t: str) -> str:
+    return "list:" + t
+
+
+def elem(t: str) -> str:
+    return t[5:] if t.startswith("list:") else ANY
+
+
+def is_comp(t: str) -> bool:
+    return t.startswith("comp:")
+
+
+@dataclass
+class ZoneSlot:
+    name: str
+    base: int
+    count: int
+    index: str | None       # None, "player" or a component type
+    of: str
+    visibility: str
+    ordered: bool
+
+
+@dataclass
+class VarSlot:
+    name: str
+    base: int
+    count: int
+    index: str | None
+    type: str
+
+
+@dataclass
+class Layout:
+    n: int
+    types: dict = field(default_factory=dict)        # type -> (first cid, count)
+    type_of: list = field(default_factory=list)      # cid -> type
+    display: list = field(default_factory=list)      # cid -> text
+    ckey: list = field(default_factory=list)         # cid -> class id
+    class_display: list = field(default_factory=list)
+    static: dict = field(default_factory=dict)       # attr -> list over cids
+    static_type: dict = field(default_factory=dict)  # attr -> type
+    instances: dict = field(default_factory=dict)    # instance name -> cid
+    has: dict = field(default_factory=dict)          # attr -> list over cids of slot or -1
+    has_type: dict = field(default_factory=dict)
+    zones: dict = field(default_factory=dict)        # name -> ZoneSlot
+    zone_list: list = field(default_factory=list)    # instance index -> (ZoneSlot, k)
+    variables: dict = field(default_factory=dict)    # name -> VarSlot
+    nvars: int = 0
+    slot_current: int = 0
+    limits: dict = field(default_factory=dict)       # action -> (base, times, scope)
+
+    @property
+    def ncomponents(self) -> int:
+        return len(self.type_of)
+
+    def new_slot(self, count=1) -> int:
+        base = self.nvars
+        self.nvars += count
+        return base
+
+    def index_count(self, index: str | None) -> int:
+        if index is None:
+            return 1
+        if index == "player":
+            return self.n
+        return self.types[index][1]
+
+    def index_of(self, index: str | None, value: int) -> int:
+        if index is None or index == "player":
+            return value
+        return value - self.types[index][0]
+
+
+def build_layout(ir: dict, n: int, table_value) -> Layout:
+    """Number every component, zone and variable of the IR for n players."""
+    lay = Layout(n)
+    errors = []
+    file = ir["file"]
+    classes: dict = {}
+    raw_rows = []
+    for comp in ir["components"]:
+        first = len(lay.type_of)
+        for row in comp["rows"]:
+            cells = row["cells"]
+            copies = cells["copies"]["value"] if "copies" in cells else 1
+            attrs = {k: c for k, c in cells.items() if k != "copies"}
+            for _ in range(copies):
+                cid = len(lay.type_of)
+                lay.type_of.append(comp["name"])
+                raw_rows.append(attrs)
+                if "name" in attrs and attrs["name"]["node"] == "symbol":
+                    lay.instances.setdefault(attrs["name"]["value"], cid)
+        lay.types[comp["name"]] = (first, len(lay.type_of) - first)
+    # static attributes, with references resolved to component ids
+    ncomp = len(lay.type_of)
+    for cid, attrs in enumerate(raw_rows):
+        for attr, cell in attrs.items():
+            column = lay.static.setdefault(attr, [None] * ncomp)
+            column[cid] = _cell_value(cell, lay)
+            t = _cell_type(cell, lay)
+            old = lay.static_type.get(attr)
+            lay.static_type[attr] = t if old in (None, t) else ANY
+    for cid, attrs in enumerate(raw_rows):
+        key = (lay.type_of[cid],) + tuple(sorted((a, _freeze(lay.static[a][cid])) for a in attrs))
+        if key not in classes:
+            classes[key] = len(classes)
+            lay.class_display.append(None)
+        lay.ckey.append(classes[key])
+    for cid, attrs in enumerate(raw_rows):
+        lay.display.append(_display(cid, attrs, lay))
+        lay.class_display[lay.ckey[cid]] = lay.display[cid]
+    # per-component mutable values ('has')
+    for comp in ir["components"]:
+        first, count = lay.types[comp["name"]]
+        for h in comp["has"]:
+            column = lay.has.setdefault(h["name"], [-1] * ncomp)
+            base = lay.new_slot(count)
+            for k in range(count):
+                column[first + k] = base + k
+            lay.has_type[h["name"]] = _declared_type(h["type"], ir)
+    for z in ir["zones"]:
+        count = lay.index_count(z["index"])
+        slot = ZoneSlot(z["name"], len(lay.zone_list), count, z["index"], z["of"],
+                        z["visibility"], z["ordered"])
+        lay.zones[z["name"]] = slot
+        for k in range(count):
+            lay.zone_list.append((slot, k))
+    for v in ir["variables"]:
+        count = lay.index_count(v["index"])
+        lay.variables[v["name"]] = VarSlot(v["name"], lay.new_slot(count), count, v["index"],
+                                           _declared_type(v["type"], ir))
+    lay.slot_current = lay.new_slot()
+    for a in ir["actions"]:
+        for opt in a["options"]:
+            if opt["node"] in ("once_per", "times_per"):
+                lay.limits[a["name"]] = (lay.new_slot(n), opt["times"], opt["scope"])
+    if errors:
+        raise RulebookErrors([InvalidDeclaration(m, Span(file, *at)) for m, at in errors])
+    return lay
+
+
+def _declared_type(name: str, ir: dict) -> str:
+    if name in (NUMBER, BOOL, SYMBOL, PLAYER):
+        return name
+    return comp_type(name)
+
+
+def _cell_value(cell, lay):
+    kind = cell["node"]
+    if kind == "component":
+        return lay.instances[cell["value"]]
+    if kind == "list":
+        return [_cell_value(c, lay) for c in cell["items"]]
+    if kind == "none":
+        return None
+    return cell["value"]
+
+
+def _cell_type(cell, lay):
+    kind = cell["node"]
+    if kind == "component":
+        return comp_type(lay.type_of[lay.instances[cell["value"]]])
+    return {"number": NUMBER, "symbol": SYMBOL, "string": SYMBOL, "bool": BOOL,
+            "none": NONE}.get(kind, ANY)
+
+
+def _freeze(v):
+    return tuple(_freeze(x) for x in v) if isinstance(v, list) else v
+
+
+def _display(cid, attrs, lay) -> str:
+    for key in ("name", "id"):
+        if key in attrs:
+            return _show(lay.static[key][cid], attrs[key], lay)
+    for key, cell in attrs.items():
+        return _show(lay.static[key][cid], cell, lay)
+    return f"{lay.type_of[cid]}#{cid}"
+
+
+def _show(value, cell, lay) -> str:
+    if cell["node"] == "component":
+        return str(cell["value"])    # an instance's name is its display
+    return str(value)

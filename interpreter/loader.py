@@ -1,0 +1,72 @@
+"""Load a rulebook: the gated pipeline from a file to a `Game`.
+
+read → parse (AST with spans) → static checks (every error collected) → IR →
+schema validation → `Game` (which compiles per player count). Each gate stops
+the pipeline with all the errors it found, each with its code and
+file:line:column. A bare name such as ``hanamikoji`` is looked up in the
+project's ``rulebooks/`` folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .checks import check
+from .engine import Game
+from .errors import FileNotReadable, RulebookErrors
+from .schema import validate_ir
+from .syntax import parse
+
+RULEBOOK_DIR = Path(__file__).resolve().parent.parent / "rulebooks"
+SUFFIX = ".rules"
+
+
+def find_rulebook(name_or_path: str) -> Path:
+    """A path as given, or a name from rulebooks/ (with or without .rules)."""
+    path = Path(name_or_path)
+    if path.exists():
+        return path
+    for candidate in (RULEBOOK_DIR / name_or_path, RULEBOOK_DIR / (str(name_or_path) + SUFFIX)):
+        if candidate.is_file():
+            return candidate
+    known = sorted(p.stem for p in RULEBOOK_DIR.glob("*" + SUFFIX))
+    raise RulebookErrors([FileNotReadable(
+        f"no rulebook file or game named '{name_or_path}'",
+        hint="known games: " + ", ".join(known) if known else None)])
+
+
+def shown_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def compile_ir(text: str, filename: str, base_dir: Path) -> dict:
+    try:
+        ast = parse(text, filename)
+    except RulebookErrors:
+        raise
+    except Exception as e:  # a SyntaxErrorInRulebook
+        from .errors import RulebookError
+        if isinstance(e, RulebookError):
+            raise RulebookErrors([e]) from None
+        raise
+    ir = check(ast, filename, base_dir)
+    validate_ir(ir)
+    return ir
+
+
+def load_ir(name_or_path: str) -> tuple[dict, Path]:
+    path = find_rulebook(str(name_or_path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RulebookErrors([FileNotReadable(f"cannot read '{path}': {e}")]) from None
+    return compile_ir(text, shown_path(path), path.parent), path
+
+
+def load_rulebook(name_or_path, options: dict | None = None) -> Game:
+    """Load, check and prepare a rulebook; raises RulebookErrors."""
+    ir, path = load_ir(str(name_or_path))
+    return Game(ir, options, str(path))

@@ -1,0 +1,142 @@
+"""The game state: everything that changes during a game, and nothing else.
+
+Zones (lists of component ids, the top of an ordered zone last), where each
+component is, the variable slots (game, per-player and per-component values,
+action-use counters, the round/turn counters), which cards are revealed, the
+flow position (a stack of frames: block, step, local names, loop data), the
+random generator's state and the players who must decide now. The engine
+object holds none of this, so copies, undo, saves and replays agree by
+construction. A state is plain data: it saves to JSON and loads back equal.
+"""
+
+from __future__ import annotations
+
+import json
+
+_MASK = (1 << 64) - 1
+
+
+def splitmix64(x: int) -> tuple[int, int]:
+    """One step of SplitMix64: (next state, 64-bit output). Portable and fast
+    enough in pure Python; its whole state is one integer kept in the game state."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x, z ^ (z >> 31)
+
+
+class State:
+    """One moment of one game. Treat as immutable: the engine copies before it
+    changes anything (`Game.apply` never touches its input)."""
+
+    __slots__ = ("n", "zones", "loc", "vars", "revealed", "frames", "rng",
+                 "decisions", "pending", "over", "round", "turn", "cache")
+
+    def __init__(self, n, zones, loc, vars_, revealed, frames, rng, decisions=0,
+                 pending=(), over=False, round_=0, turn=0):
+        self.n = n
+        self.zones = zones
+        self.loc = loc
+        self.vars = vars_
+        self.revealed = revealed
+        self.frames = frames
+        self.rng = rng
+        self.decisions = decisions
+        self.pending = pending
+        self.over = over
+        self.round = round_   # rounds begun ('new round')
+        self.turn = turn      # turns begun ('turn P')
+        self.cache = None     # legal-action bindings; derived, never saved
+
+    # -- the generator -------------------------------------------------------
+    def randbelow(self, k: int) -> int:
+        """A uniform integer in [0, k) from the state's own generator."""
+        self.rng, out = splitmix64(self.rng)
+        return (out * k) >> 64
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    # -- copying -------------------------------------------------------------
+    def copy(self) -> "State":
+        return State(
+            self.n,
+            [z[:] for z in self.zones],
+            self.loc[:],
+            self.vars[:],
+            self.revealed[:],
+            [[f[0], f[1], dict(f[2]), f[3]] for f in self.frames],
+            self.rng,
+            self.decisions,
+            self.pending,
+            self.over,
+            self.round,
+            self.turn,
+        )
+
+    # -- counters the API exposes --------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.n
+
+    # -- plain data ----------------------------------------------------------
+    def to_data(self) -> dict:
+        return {
+            "players": self.n,
+            "zones": [list(z) for z in self.zones],
+            "loc": list(self.loc),
+            "vars": [_plain(v) for v in self.vars],
+            "revealed": [bool(r) for r in self.revealed],
+            "frames": [[f[0], f[1], {k: _plain(v) for k, v in f[2].items()}, _plain(f[3])]
+                       for f in self.frames],
+            "rng": str(self.rng),
+            "decisions": self.decisions,
+            "pending": list(self.pending),
+            "over": self.over,
+            "round": self.round,
+            "turn": self.turn,
+        }
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return _canonical(self.to_data()) == _canonical(other.to_data())
+
+    def __hash__(self):
+        return hash(_canonical(self.to_data()))
+
+    def __repr__(self) -> str:
+        return f"<State players={self.n} decisions={self.decisions} pending={self.pending} over={self.over}>"
+
+
+def _plain(v):
+    if isinstance(v, tuple):
+        return [_plain(x) for x in v]
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    return v
+
+
+def _canonical(data) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def state_from_data(data: dict) -> State:
+    """Rebuild a State from `State.to_data()` output (shape already checked)."""
+    return State(
+        data["players"],
+        [list(z) for z in data["zones"]],
+        list(data["loc"]),
+        list(data["vars"]),
+        list(data["revealed"]),
+        [[f[0], f[1], dict(f[2]), f[3]] for f in data["frames"]],
+        int(data["rng"]),
+        data["decisions"],
+        tuple(data["pending"]),
+        data["over"],
+        data["round"],
+        data["turn"],
+    )

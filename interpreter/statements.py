@@ -1,0 +1,561 @@
+"""Compiled statements and the resumable machine that runs them.
+
+The flow (setup, phases), action bodies and every nested block compile to
+`Block`s of statement objects. The position in the flow is a stack of frames
+``[block id, next step, local names, loop data]`` kept in the state, so a
+game can stop at any decision and resume from a saved file. `Machine.run`
+executes statements until a choice needs a player (the state's ``pending``
+players) or the game ends. Each run is bounded: a rulebook that loops
+without asking anybody anything stops with ``rule/loop``.
+"""
+
+from __future__ import annotations
+
+from .choices import groups_of, key_function, many_of, one_of
+from .errors import RuleError, RuleLoop, RuleStuck, Span
+from .layout import PLAYER, ANY, Layout, comp_type, elem, is_comp, list_of
+
+MAX_STEPS = 200_000      # statements one decision may run before rule/loop
+PASS = "pass"
+
+
+class Block:
+    __slots__ = ("id", "stmts", "end", "owner")
+
+    def __init__(self, id_, stmts, end, owner=None):
+        self.id, self.stmts, self.end, self.owner = id_, stmts, end, owner
+
+
+class Stmt:
+    """A compiled statement. `run` returns True when it suspends for a choice."""
+
+    __slots__ = ("at",)
+    suspends = False
+
+    def run(self, m, s, f):   # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class Machine:
+    """Runs the compiled blocks of one rulebook for one player count."""
+
+    def __init__(self, lay: Layout, file: str):
+        self.lay = lay
+        self.file = file
+        self.blocks: list[Block] = []
+        self.phase_blocks: list[int] = []
+        self.phase_names: list[str] = []
+        self.setup_block: int | None = None
+
+    def new_block(self, end, owner=None) -> Block:
+        b = Block(len(self.blocks), [], end, owner)
+        self.blocks.append(b)
+        return b
+
+    def span(self, at) -> Span:
+        return Span(self.file, at[0], at[1], at[2], at[3])
+
+    # -- running -------------------------------------------------------------
+    def start(self, s) -> None:
+        if self.setup_block is not None:
+            s.frames.append([self.setup_block, 0, {}, "setup"])
+        else:
+            self.enter_phase(s, 0)
+        self.run(s)
+
+    def enter_phase(self, s, i: int) -> None:
+        if i >= len(self.phase_blocks):
+            self.end_game(s)
+            return
+        s.frames.append([self.phase_blocks[i], 0, {}, i])
+
+    def end_game(self, s) -> None:
+        s.frames.clear()
+        s.over = True
+        s.pending = ()
+
+    def run(self, s) -> None:
+        frames, blocks = s.frames, self.blocks
+        steps = 0
+        stmt = None
+        try:
+            while frames:
+                f = frames[-1]
+                block = blocks[f[0]]
+                pc = f[1]
+                if pc >= len(block.stmts):
+                    block.end(self, s, f)
+                    continue
+                stmt = block.stmts[pc]
+                f[1] = pc + 1
+                if stmt.run(self, s, f):
+                    f[1] = pc
+                    return
+                steps += 1
+                if steps > MAX_STEPS:
+                    raise RuleLoop(
+                        f"more than {MAX_STEPS} steps without a decision: the rules loop",
+                        self.span(stmt.at), hint="check loops and 'go to' for a way out")
+        except RuleError as e:
+            if e.span is None and stmt is not None:
+                e.span = self.span(stmt.at)
+            raise
+        except (TypeError, KeyError, IndexError, ValueError, AttributeError) as e:
+            where = self.span(stmt.at) if stmt is not None else None
+            raise RuleError(f"the rules failed while running: {e}", where) from None
+        self.end_game(s)
+
+    def current_choice(self, s):
+        f = s.frames[-1]
+        return self.blocks[f[0]].stmts[f[1]], f
+
+
+# -- block ends ---------------------------------------------------------------
+
+def end_pop(m, s, f):
+    s.frames.pop()
+
+
+def end_setup(m, s, f):
+    s.frames.pop()
+    m.enter_phase(s, 0)
+
+
+def end_phase(m, s, f):
+    s.frames.pop()
+    m.enter_phase(s, f[3] + 1)
+
+
+def end_turn(m, s, f):
+    s.frames.pop()
+    s.vars[m.lay.slot_current] = f[3]
+
+
+# -- simple statements ----------------------------------------------------------
+
+def _flatten(v):
+    if isinstance(v, list):
+        out = []
+        for x in v:
+            if isinstance(x, list):
+                out.extend(_flatten(x))
+            else:
+                out.append(x)
+        return out
+    return [] if v is None else [v]
+
+
+def move_components(s, cids, dest: int) -> None:
+    zones, loc, revealed = s.zones, s.loc, s.revealed
+    target = zones[dest]
+    for c in cids:
+        where = loc[c]
+        if where >= 0:
+            zones[where].remove(c)
+        target.append(c)
+        loc[c] = dest
+        revealed[c] = False
+
+
+class Move(Stmt):
+    __slots__ = ("what", "to")
+
+    def __init__(self, at, what, to):
+        self.at, self.what, self.to = at, what, to
+
+    def run(self, m, s, f):
+        env = f[2]
+        move_components(s, _flatten(self.what(s, env)), self.to(s, env))
+
+
+class Deal(Stmt):
+    __slots__ = ("count", "source", "to")
+
+    def __init__(self, at, count, source, to):
+        self.at, self.count, self.source, self.to = at, count, source, to
+
+    def run(self, m, s, f):
+        env = f[2]
+        k = self.count(s, env)
+        src = s.zones[self.source(s, env)]
+        take = src[len(src) - k:][::-1] if k > 0 else []
+        move_components(s, take, self.to(s, env))
+
+
+class Shuffle(Stmt):
+    __slots__ = ("zone",)
+
+    def __init__(self, at, zone):
+        self.at, self.zone = at, zone
+
+    def run(self, m, s, f):
+        s.shuffle(s.zones[self.zone(s, f[2])])
+
+
+class Reveal(Stmt):
+    __slots__ = ("what",)
+
+    def __init__(self, at, what):
+        self.at, self.what = at, what
+
+    def run(self, m, s, f):
+        for c in _flatten(self.what(s, f[2])):
+            s.revealed[c] = True
+
+
+class SetSlot(Stmt):
+    __slots__ = ("slot", "value", "add")
+
+    def __init__(self, at, slot, value, add):
+        self.at, self.slot, self.value, self.add = at, slot, value, add
+
+    def run(self, m, s, f):
+        env = f[2]
+        v = self.value(s, env)
+        i = self.slot(s, env)
+        if self.add:
+            s.vars[i] = s.vars[i] + v
+        else:
+            s.vars[i] = list(v) if isinstance(v, list) else v
+
+
+class Let(Stmt):
+    __slots__ = ("name", "value")
+
+    def __init__(self, at, name, value):
+        self.at, self.name, self.value = at, name, value
+
+    def run(self, m, s, f):
+        v = self.value(s, f[2])
+        f[2][self.name] = list(v) if isinstance(v, list) else v
+
+
+class NewRound(Stmt):
+    __slots__ = ("resets",)
+
+    def __init__(self, at, resets):
+        self.at, self.resets = at, resets
+
+    def run(self, m, s, f):
+        s.round += 1
+        for base, count in self.resets:
+            s.vars[base:base + count] = [0] * count
+
+
+class EndGame(Stmt):
+    __slots__ = ()
+
+    def __init__(self, at):
+        self.at = at
+
+    def run(self, m, s, f):
+        s.frames.clear()      # the machine sees no frame left and ends the game
+
+
+class GoTo(Stmt):
+    __slots__ = ("phase",)
+
+    def __init__(self, at, phase):
+        self.at, self.phase = at, phase
+
+    def run(self, m, s, f):
+        s.frames.clear()
+        m.enter_phase(s, self.phase)
+
+
+class Requires(Stmt):
+    """Checked when the action's options are listed; nothing to do when run."""
+
+    __slots__ = ()
+
+    def __init__(self, at):
+        self.at = at
+
+    def run(self, m, s, f):
+        return False
+
+
+# -- control flow ---------------------------------------------------------------
+
+class If(Stmt):
+    __slots__ = ("cond", "then", "otherwise")
+
+    def __init__(self, at, cond, then, otherwise):
+        self.at, self.cond, self.then, self.otherwise = at, cond, then, otherwise
+
+    def run(self, m, s, f):
+        env = f[2]
+        target = self.then if self.cond(s, env) else self.otherwise
+        if target is not None:
+            s.frames.append([target, 0, dict(env), None])
+
+
+class RepeatTimes(Stmt):
+    __slots__ = ("count", "body")
+
+    def __init__(self, at, count, body):
+        self.at, self.count, self.body = at, count, body
+
+    def run(self, m, s, f):
+        k = self.count(s, f[2])
+        if k > 0:
+            s.frames.append([self.body, 0, dict(f[2]), k])
+
+
+def end_repeat_times(m, s, f):
+    if f[3] > 1:
+        f[3] -= 1
+        f[1] = 0
+    else:
+        s.frames.pop()
+
+
+class RepeatUntil(Stmt):
+    __slots__ = ("cond", "body")
+
+    def __init__(self, at, cond, body):
+        self.at, self.cond, self.body = at, cond, body
+
+    def run(self, m, s, f):
+        if not self.cond(s, f[2]):
+            s.frames.append([self.body, 0, dict(f[2]), None])
+
+
+def make_end_repeat_until(cond):
+    def end(m, s, f):
+        if cond(s, f[2]):
+            s.frames.pop()
+        else:
+            f[1] = 0
+    return end
+
+
+class ForEach(Stmt):
+    __slots__ = ("var", "source", "body")
+
+    def __init__(self, at, var, source, body):
+        self.at, self.var, self.source, self.body = at, var, source, body
+
+    def run(self, m, s, f):
+        items = list(self.source(s, f[2]))
+        if items:
+            env = dict(f[2])
+            env[self.var] = items[0]
+            s.frames.append([self.body, 0, env, [self.var, items, 0]])
+
+
+def end_for_each(m, s, f):
+    var, items, i = f[3]
+    i += 1
+    if i < len(items):
+        f[3] = [var, items, i]
+        f[2][var] = items[i]
+        f[1] = 0
+    else:
+        s.frames.pop()
+
+
+class Turn(Stmt):
+    __slots__ = ("player", "body", "resets")
+
+    def __init__(self, at, player, body, resets):
+        self.at, self.player, self.body, self.resets = at, player, body, resets
+
+    def run(self, m, s, f):
+        p = self.player(s, f[2])
+        lay = m.lay
+        previous = s.vars[lay.slot_current]
+        s.vars[lay.slot_current] = p
+        s.turn += 1
+        for base, count in self.resets:
+            s.vars[base:base + count] = [0] * count
+        s.frames.append([self.body, 0, dict(f[2]), previous])
+
+
+# -- choices --------------------------------------------------------------------
+
+class ChoiceSpec:
+    """One parameter or decision: how to list its options and print them."""
+
+    __slots__ = ("name", "kind", "source", "where", "count", "groups", "size", "key", "show",
+                 "value_type", "show_value")
+
+    def __init__(self, name, kind, source, where, count, groups, size, key, show, value_type):
+        self.name, self.kind, self.source, self.where = name, kind, source, where
+        self.count, self.groups, self.size = count, groups, size
+        self.key, self.show, self.value_type = key, show, value_type
+
+    def options(self, s, env) -> list:
+        values = list(self.source(s, env))
+        if self.kind == "one":
+            opts = one_of(values, self.key)
+            if self.where is not None:
+                inner = dict(env)
+                kept = []
+                for k, v in opts:
+                    inner[self.name] = v
+                    if self.where(s, inner):
+                        kept.append((k, v))
+                opts = kept
+            return opts
+        if self.kind == "many":
+            return many_of(values, self.key, self.count(s, env))
+        return groups_of(values, self.key, self.groups(s, env), self.size(s, env))
+
+
+class Action:
+    """A move: who, which action or decision, and its arguments by content.
+
+    Frozen and hashable; ``str(action)`` is the text the REPL prints and
+    accepts. ``text_for(viewer)`` hides a private action's arguments."""
+
+    __slots__ = ("player", "name", "args", "private", "_show", "_text")
+
+    def __init__(self, player, name, args, private=False, show=None):
+        self.player, self.name, self.args = player, name, args
+        self.private, self._show, self._text = private, show, None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text = self._show(self.name, self.args) if self._show else self.name
+        return self._text
+
+    def text_for(self, viewer) -> str:
+        if self.private and viewer != self.player:
+            return f"{self.name} ?"
+        return str(self)
+
+    def __repr__(self) -> str:
+        return f"Action(player={self.player}, text={str(self)!r})"
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Action) and self.player == other.player
+                and self.name == other.name and self.args == other.args)
+
+    def __hash__(self) -> int:
+        return hash((self.player, self.name, self.args))
+
+    def __setattr__(self, key, value):
+        if key in ("_text",) or not hasattr(self, key):
+            object.__setattr__(self, key, value)
+        else:
+            raise AttributeError("Action is immutable")
+
+
+class ActionDef:
+    __slots__ = ("name", "params", "requires", "body", "limit", "private", "show", "_scope")
+
+    def __init__(self, name, params, requires, body, limit, private, show):
+        self.name, self.params, self.requires, self.body = name, params, requires, body
+        self.limit, self.private, self.show = limit, private, show
+
+    def options(self, s, player, env) -> list:
+        """[(Action, binding env)] for this action, or [] when not allowed."""
+        if self.limit is not None:
+            base, times = self.limit
+            if s.vars[base + player] >= times:
+                return []
+        out = []
+        env = dict(env)
+        env["me"] = player
+        params = self.params
+        keys: list = []
+
+        def rec(i, env):
+            if i == len(params):
+                if self.requires is None or self.requires(s, env):
+                    out.append((Action(player, self.name, tuple(keys), self.private, self.show),
+                                env))
+                return
+            spec = params[i]
+            for k, v in spec.options(s, env):
+                inner = dict(env)
+                inner[spec.name] = v
+                keys.append(k)
+                rec(i + 1, inner)
+                keys.pop()
+
+        rec(0, env)
+        return out
+
+
+class TakeAction(Stmt):
+    """'P takes an action' / 'P may take an action [from a, b]'."""
+
+    __slots__ = ("player", "actions", "optional", "actions_by_name")
+    suspends = True
+
+    def __init__(self, at, player, actions, optional):
+        self.at, self.player, self.actions, self.optional = at, player, actions, optional
+        self.actions_by_name = {a.name: a for a in actions}
+
+    def run(self, m, s, f):
+        s.pending = (self.player(s, f[2]),)
+        return True
+
+    def options(self, m, s, f) -> list:
+        p = s.pending[0]
+        out = []
+        for a in self.actions:
+            out.extend(a.options(s, p, f[2]))
+        if self.optional:
+            out.append((Action(p, PASS, ()), None))
+        if not out:
+            raise RuleStuck(f"P{p} must take an action but none is allowed", m.span(self.at),
+                            hint="use 'may take an action' where passing is possible")
+        return out
+
+    def resolve(self, m, s, f, action, binding) -> None:
+        f[1] += 1
+        if binding is None:        # pass
+            return
+        a = self.actions_by_name[action.name]
+        if a.limit is not None:
+            s.vars[a.limit[0] + action.player] += 1
+        s.frames.append([a.body, 0, binding, None])
+
+
+class Choose(Stmt):
+    """'P chooses NAME: …' inside a flow or an action."""
+
+    __slots__ = ("player", "spec")
+    suspends = True
+
+    def __init__(self, at, player, spec):
+        self.at, self.player, self.spec = at, player, spec
+
+    def run(self, m, s, f):
+        s.pending = (self.player(s, f[2]),)
+        return True
+
+    def options(self, m, s, f) -> list:
+        p = s.pending[0]
+        spec = self.spec
+        out = [(Action(p, spec.name, (k,), False, spec.show), v)
+               for k, v in spec.options(s, f[2])]
+        if not out:
+            raise RuleStuck(f"P{p} must choose {spec.name} but there is nothing to choose from",
+                            m.span(self.at))
+        return out
+
+    def resolve(self, m, s, f, action, value) -> None:
+        f[2][self.spec.name] = value
+        f[1] += 1
+
+
+def printer(type_: str, lay: Layout):
+    """value key -> text, for a choice of the given element type."""
+    if is_comp(type_):
+        shown = lay.class_display
+        return lambda k: shown[k]
+    if type_ == PLAYER:
+        return lambda k: f"P{k}"
+    if type_.startswith("list:"):
+        inner = printer(elem(type_), lay)
+        sep = " | " if elem(type_).startswith("list:") else " "
+        return lambda k: sep.join(inner(x) for x in k)
+    return lambda k: "none" if k is None else str(k)
+
+
+__all__ = ["Machine", "Action", "ActionDef", "ChoiceSpec", "printer", "ANY", "comp_type",
+           "list_of"]

@@ -1,0 +1,110 @@
+"""What one player may see: the only door from a state to a player.
+
+A view is JSON-compatible data built from the state and the rulebook's
+visibility declarations: public zones show their cards, an owner-only zone
+shows its cards to its owner and its size to everybody else, a hidden zone
+shows only its size (and any card the rules revealed). Flow locals, the
+random generator and other players' legal actions never appear, so a view
+holds nothing the player could not see at the table. ``player=None`` is a
+spectator: public information only.
+"""
+
+from __future__ import annotations
+
+from .layout import PLAYER, is_comp
+
+
+def show_value(value, type_: str, lay) -> object:
+    """A variable's value as text the way a player reads it."""
+    if value is None:
+        return None
+    if type_ == PLAYER and isinstance(value, int):
+        return f"P{value}"
+    if is_comp(type_) and isinstance(value, int):
+        return lay.display[value]
+    if isinstance(value, list):
+        inner = type_[5:] if type_.startswith("list:") else "any"
+        return [show_value(v, inner, lay) for v in value]
+    return value
+
+
+def _zone_view(lay, s, slot, k, viewer) -> dict:
+    contents = s.zones[slot.base + k]
+    owner = k if slot.index == "player" else None
+    entity = None
+    if slot.index not in (None, "player"):
+        entity = lay.display[lay.types[slot.index][0] + k]
+    visible = (slot.visibility == "public"
+               or (slot.visibility == "owner" and viewer is not None and viewer == owner))
+    shown = [lay.display[c] for c in contents]
+    if not slot.ordered:
+        shown = sorted(shown)
+    entry = {"name": slot.name, "owner": owner, "of": entity, "visibility": slot.visibility,
+             "count": len(contents), "cards": shown if visible else None}
+    if not visible:
+        revealed = [lay.display[c] for c in contents if s.revealed[c]]
+        if revealed:
+            entry["revealed"] = sorted(revealed)
+    return entry
+
+
+def view(game, s, viewer) -> dict:
+    prog = game.program(s.n)
+    lay = prog.lay
+    zones = [_zone_view(lay, s, slot, k, viewer) for slot, k in lay.zone_list]
+    variables, per_player = {}, {}
+    for v in lay.variables.values():
+        if v.index is None:
+            variables[v.name] = show_value(s.vars[v.base], v.type, lay)
+        elif v.index == "player":
+            per_player[v.name] = {f"P{p}": show_value(s.vars[v.base + p], v.type, lay)
+                                  for p in range(s.n)}
+    components = {}
+    for comp in game.ir["components"]:
+        if not comp["has"]:
+            continue
+        first, count = lay.types[comp["name"]]
+        rows = []
+        for cid in range(first, first + count):
+            row = {"name": lay.display[cid]}
+            for col in comp["columns"]:
+                if col not in ("copies", "name"):
+                    row[col] = show_value(lay.static[col][cid], lay.static_type.get(col, "any"), lay)
+            for h in comp["has"]:
+                row[h["name"]] = show_value(s.vars[lay.has[h["name"]][cid]],
+                                            lay.has_type[h["name"]], lay)
+            rows.append(row)
+        components[comp["name"]] = rows
+    used = {}
+    for p in range(s.n):
+        used[f"P{p}"] = {name: s.vars[base + p] for name, (base, times, scope) in lay.limits.items()
+                         if s.vars[base + p]}
+    current = s.vars[lay.slot_current]
+    pending = None
+    if not s.over and s.pending:
+        stmt, _ = prog.machine.current_choice(s)
+        kind = "action" if hasattr(stmt, "actions") else "choice"
+        label = "take an action" if kind == "action" else f"choose {stmt.spec.name}"
+        pending = {"players": list(s.pending), "kind": kind, "label": label}
+    out = {
+        "game": game.name,
+        "players": s.n,
+        "viewer": viewer,
+        "round": s.round,
+        "turn": s.turn,
+        "active": current,
+        "to_move": list(game.to_move(s)),
+        "over": s.over,
+        "pending": pending,
+        "zones": zones,
+        "variables": variables,
+        "player_variables": per_player,
+        "components": components,
+        "used": used,
+        "outcome": None,
+    }
+    if viewer is not None and viewer in game.to_move(s):
+        out["actions"] = [str(a) for a in game.legal_actions(s, viewer)]
+    if s.over:
+        out["outcome"] = game.outcome(s).to_json()
+    return out
