@@ -12,6 +12,8 @@ deterministic.
 
 from __future__ import annotations
 
+import functools
+
 from .layout import Layout, elem, is_comp
 
 
@@ -39,91 +41,130 @@ def group_by_key(values: list, key) -> dict:
     return groups
 
 
-def one_of(values: list, key) -> list:
-    """[(key, value)] for each distinct element, first occurrence first."""
-    seen = {}
+def one_keys(values: list, key) -> list:
+    """The distinct keys of the elements, first occurrence first."""
+    return list(dict.fromkeys(key(v) for v in values))
+
+
+def many_keys(values: list, key, count: int) -> list:
+    """Key tuples of each distinct sub-multiset of `count` elements."""
+    if not 0 <= count <= len(values):
+        return []
+    keys, counts = _shape(values, key)
+    return [tuple(keys[i] for i in pattern) for pattern in _multisets(counts, count)]
+
+
+def groups_keys(values: list, key, ngroups: int, size: int) -> list:
+    """Tuples of group key tuples for each distinct way to pick `ngroups`
+    unordered groups of `size` elements."""
+    if ngroups < 0 or size < 0 or ngroups * size > len(values):
+        return []
+    keys, counts = _shape(values, key)
+    return [tuple(tuple(keys[i] for i in group) for group in pattern)
+            for pattern in _partitions(counts, ngroups, size)]
+
+
+def pick_one(values: list, key, k):
+    """The first element with key k."""
+    for v in values:
+        if key(v) == k:
+            return v
+    raise KeyError(k)
+
+
+def pick_many(values: list, key, ks) -> list:
+    """Elements for a key tuple: the first unused element for each key."""
+    left = list(values)
+    out = []
+    for k in ks:
+        for i, v in enumerate(left):
+            if key(v) == k:
+                out.append(left.pop(i))
+                break
+        else:
+            raise KeyError(k)
+    return out
+
+
+def pick_groups(values: list, key, groups) -> list:
+    left = list(values)
+    out = []
+    for ks in groups:
+        picked = pick_many(left, key, ks)
+        for v in picked:
+            left.remove(v)
+        out.append(picked)
+    return out
+
+
+def _shape(values, key):
+    counts: dict = {}
     for v in values:
         k = key(v)
-        if k not in seen:
-            seen[k] = v
-    return list(seen.items())
+        counts[k] = counts.get(k, 0) + 1
+    keys = sorted(counts, key=_order)
+    return keys, tuple(counts[k] for k in keys)
 
 
-def many_of(values: list, key, count: int) -> list:
-    """[(key tuple, [values])] for each distinct sub-multiset of `count` elements."""
-    groups = group_by_key(values, key)
-    keys = sorted(groups, key=_order)
-    avail = [len(groups[k]) for k in keys]
+# Patterns depend only on how many copies of each distinct element there are,
+# so they are computed once per shape and reused: choices are on the hot path.
+
+@functools.lru_cache(maxsize=65536)
+def _multisets(counts: tuple, k: int) -> tuple:
+    """Sorted index tuples of every sub-multiset of size k."""
     out = []
     picked: list = []
+    suffix = [0] * (len(counts) + 1)
+    for i in range(len(counts) - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + counts[i]
 
     def rec(i, left):
         if left == 0:
-            chosen = tuple(picked)
-            bound = []
-            counts: dict = {}
-            for k in chosen:
-                j = counts.get(k, 0)
-                bound.append(groups[k][j])
-                counts[k] = j + 1
-            out.append((chosen, bound))
+            out.append(tuple(picked))
             return
-        if i == len(keys):
+        if i == len(counts) or suffix[i] < left:
             return
-        rest = sum(avail[i:])
-        if rest < left:
-            return
-        for take in range(min(avail[i], left), -1, -1):
-            picked.extend([keys[i]] * take)
+        for take in range(min(counts[i], left), -1, -1):
+            picked.extend([i] * take)
             rec(i + 1, left - take)
             if take:
                 del picked[-take:]
-
-    if 0 <= count <= len(values):
-        rec(0, count)
-    return out
+    rec(0, k)
+    return tuple(out)
 
 
-def groups_of(values: list, key, ngroups: int, size: int) -> list:
-    """[(tuple of group key tuples, [[values], …])] for each distinct way to
-    pick ngroups unordered groups of `size` elements."""
-    out = []
+@functools.lru_cache(maxsize=65536)
+def _partitions(counts: tuple, ngroups: int, size: int) -> tuple:
+    """Canonical (sorted) tuples of ngroups sorted index groups of `size`."""
     seen = set()
-    for pool_key, pool in many_of(values, key, ngroups * size):
-        for split in _splits(list(pool_key), ngroups, size):
+    out = []
+    for pool in _multisets(counts, ngroups * size):
+        for split in _splits(pool, ngroups, size):
             canon = tuple(sorted(split))
-            if canon in seen:
-                continue
-            seen.add(canon)
-            out.append((canon, _bind_groups(canon, pool, key)))
-    return out
+            if canon not in seen:
+                seen.add(canon)
+                out.append(canon)
+    return tuple(out)
 
 
-def _splits(pool: list, ngroups: int, size: int):
-    """Unordered partitions of a sorted multiset of keys into groups."""
+def _splits(pool: tuple, ngroups: int, size: int):
+    """Unordered partitions of a sorted multiset of indices into groups."""
     if ngroups == 0:
         if not pool:
             yield []
         return
     first, rest = pool[0], pool[1:]
-    for _, others in many_of(rest, lambda k: k, size - 1):
-        group = tuple(sorted([first] + others, key=_order))
+    rest_counts: dict = {}
+    for i in rest:
+        rest_counts[i] = rest_counts.get(i, 0) + 1
+    distinct = sorted(rest_counts)
+    for others in _multisets(tuple(rest_counts[i] for i in distinct), size - 1):
+        chosen = [distinct[j] for j in others]
+        group = tuple(sorted([first] + chosen))
         remaining = list(rest)
-        for k in others:
-            remaining.remove(k)
-        for tail in _splits(remaining, ngroups - 1, size):
+        for i in chosen:
+            remaining.remove(i)
+        for tail in _splits(tuple(remaining), ngroups - 1, size):
             yield [group] + tail
 
 
-def _bind_groups(canon, pool: list, key) -> list:
-    left = list(pool)
-    bound = []
-    for group in canon:
-        g = []
-        for k in group:
-            for i, v in enumerate(left):
-                if key(v) == k:
-                    g.append(left.pop(i))
-                    break
-        bound.append(g)
-    return bound

@@ -11,7 +11,8 @@ without asking anybody anything stops with ``rule/loop``.
 
 from __future__ import annotations
 
-from .choices import groups_of, key_function, many_of, one_of
+from .choices import (groups_keys, many_keys, one_keys, pick_groups, pick_many,
+                      pick_one)
 from .errors import RuleError, RuleLoop, RuleStuck, Span
 from .layout import PLAYER, ANY, Layout, comp_type, elem, is_comp, list_of
 
@@ -385,22 +386,32 @@ class ChoiceSpec:
         self.count, self.groups, self.size = count, groups, size
         self.key, self.show, self.value_type = key, show, value_type
 
-    def options(self, s, env) -> list:
-        values = list(self.source(s, env))
+    def keys(self, s, env) -> list:
+        """The content keys of every option, in a deterministic order."""
+        values = self.source(s, env)
         if self.kind == "one":
-            opts = one_of(values, self.key)
+            keys = one_keys(values, self.key)
             if self.where is not None:
                 inner = dict(env)
                 kept = []
-                for k, v in opts:
-                    inner[self.name] = v
+                for k in keys:
+                    inner[self.name] = pick_one(values, self.key, k)
                     if self.where(s, inner):
-                        kept.append((k, v))
-                opts = kept
-            return opts
+                        kept.append(k)
+                keys = kept
+            return keys
         if self.kind == "many":
-            return many_of(values, self.key, self.count(s, env))
-        return groups_of(values, self.key, self.groups(s, env), self.size(s, env))
+            return many_keys(values, self.key, self.count(s, env))
+        return groups_keys(values, self.key, self.groups(s, env), self.size(s, env))
+
+    def value(self, s, env, k):
+        """The concrete value an option's key stands for."""
+        values = self.source(s, env)
+        if self.kind == "one":
+            return pick_one(values, self.key, k)
+        if self.kind == "many":
+            return pick_many(values, self.key, k)
+        return pick_groups(values, self.key, k)
 
 
 class Action:
@@ -435,12 +446,6 @@ class Action:
     def __hash__(self) -> int:
         return hash((self.player, self.name, self.args))
 
-    def __setattr__(self, key, value):
-        if key in ("_text",) or not hasattr(self, key):
-            object.__setattr__(self, key, value)
-        else:
-            raise AttributeError("Action is immutable")
-
 
 class ActionDef:
     __slots__ = ("name", "params", "requires", "body", "limit", "private", "show", "_scope")
@@ -450,33 +455,48 @@ class ActionDef:
         self.limit, self.private, self.show = limit, private, show
 
     def options(self, s, player, env) -> list:
-        """[(Action, binding env)] for this action, or [] when not allowed."""
+        """[(Action, binding env or None)] for this action; [] when not allowed.
+        A binding of None is worked out from the action's keys when applied."""
         if self.limit is not None:
             base, times = self.limit
             if s.vars[base + player] >= times:
                 return []
-        out = []
         env = dict(env)
         env["me"] = player
         params = self.params
+        name, private, show = self.name, self.private, self.show
+        if not params:
+            if self.requires is None or self.requires(s, env):
+                return [(Action(player, name, (), private, show), env)]
+            return []
+        if len(params) == 1 and self.requires is None:
+            return [(Action(player, name, (k,), private, show), None)
+                    for k in params[0].keys(s, env)]
+        out = []
         keys: list = []
 
         def rec(i, env):
             if i == len(params):
                 if self.requires is None or self.requires(s, env):
-                    out.append((Action(player, self.name, tuple(keys), self.private, self.show),
-                                env))
+                    out.append((Action(player, name, tuple(keys), private, show), env))
                 return
             spec = params[i]
-            for k, v in spec.options(s, env):
+            for k in spec.keys(s, env):
                 inner = dict(env)
-                inner[spec.name] = v
+                inner[spec.name] = spec.value(s, env, k)
                 keys.append(k)
                 rec(i + 1, inner)
                 keys.pop()
 
         rec(0, env)
         return out
+
+    def bind(self, s, player, env, args) -> dict:
+        env = dict(env)
+        env["me"] = player
+        for spec, k in zip(self.params, args):
+            env[spec.name] = spec.value(s, env, k)
+        return env
 
 
 class TakeAction(Stmt):
@@ -499,7 +519,7 @@ class TakeAction(Stmt):
         for a in self.actions:
             out.extend(a.options(s, p, f[2]))
         if self.optional:
-            out.append((Action(p, PASS, ()), None))
+            out.append((Action(p, PASS, ()), PASS))
         if not out:
             raise RuleStuck(f"P{p} must take an action but none is allowed", m.span(self.at),
                             hint="use 'may take an action' where passing is possible")
@@ -507,9 +527,11 @@ class TakeAction(Stmt):
 
     def resolve(self, m, s, f, action, binding) -> None:
         f[1] += 1
-        if binding is None:        # pass
+        if binding is PASS:
             return
         a = self.actions_by_name[action.name]
+        if binding is None:
+            binding = a.bind(s, action.player, f[2], action.args)
         if a.limit is not None:
             s.vars[a.limit[0] + action.player] += 1
         s.frames.append([a.body, 0, binding, None])
@@ -531,15 +553,16 @@ class Choose(Stmt):
     def options(self, m, s, f) -> list:
         p = s.pending[0]
         spec = self.spec
-        out = [(Action(p, spec.name, (k,), False, spec.show), v)
-               for k, v in spec.options(s, f[2])]
+        out = [(Action(p, spec.name, (k,), False, spec.show), None)
+               for k in spec.keys(s, f[2])]
         if not out:
             raise RuleStuck(f"P{p} must choose {spec.name} but there is nothing to choose from",
                             m.span(self.at))
         return out
 
     def resolve(self, m, s, f, action, value) -> None:
-        f[2][self.spec.name] = value
+        value = self.spec.value(s, f[2], action.args[0])
+        f[2][self.spec.name] = list(value) if isinstance(value, list) else value
         f[1] += 1
 
 
