@@ -532,6 +532,8 @@ class TakeAction(Stmt):
         a = self.actions_by_name[action.name]
         if binding is None:
             binding = a.bind(s, action.player, f[2], action.args)
+        else:
+            binding = dict(binding)   # the cached one belongs to the input state
         if a.limit is not None:
             s.vars[a.limit[0] + action.player] += 1
         s.frames.append([a.body, 0, binding, None])
