@@ -1,0 +1,176 @@
+"""Engine behaviour on small purpose-built rulebooks (tests/engine/*.rules):
+bounded evaluation, stuck flows, limits, optional actions, choices, options,
+player-count tables, tie-breaks, saves and action values."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_rulebook
+from interpreter.errors import (GameOver, IllegalAction, NotYourTurn,
+                                OptionError, RuleError, SaveError,
+                                SaveMismatch, UnknownAction)
+
+HERE = Path(__file__).parent / "engine"
+
+
+def game(name, **options):
+    return load_rulebook(HERE / f"{name}.rules", options=options or None)
+
+
+def names(actions):
+    return [str(a) for a in actions]
+
+
+def test_a_flow_that_never_asks_stops_with_rule_loop():
+    g = game("loop")
+    with pytest.raises(RuleError) as err:
+        g.new_game(players=2, seed=0)
+    assert err.value.code == "rule/loop"
+    assert err.value.span.line in (6, 7)      # a statement of the loop
+
+
+def test_a_player_with_no_legal_action_is_rule_stuck():
+    g = game("stuck")
+    s = g.new_game(players=2, seed=0)
+    with pytest.raises(RuleError) as err:
+        g.legal_actions(s, 0)
+    assert err.value.code == "rule/stuck"
+    assert (err.value.span.line, err.value.span.column) == (6, 5)
+
+
+def test_limits_optional_actions_and_where_filters():
+    g = game("counter")
+    s = g.new_game(players=2, seed=3)
+    assert g.to_move(s) == (0,)
+    assert names(g.legal_actions(s, 0)) == ["add_one", "add_bonus", "draw_chip 1", "draw_chip 2",
+                                            "pass"]
+    s = g.apply(s, g.parse_action(s, 0, "add_bonus"))
+    # 'may take an action' is one action per turn: the turn passed to P1
+    assert g.to_move(s) == (1,)
+    s = g.apply(s, g.parse_action(s, 1, "pass"))
+    assert "add_bonus" not in names(g.legal_actions(s, 0))   # once per game
+    assert "add_one" in names(g.legal_actions(s, 0))         # once per turn: a new turn
+
+
+def test_table_values_follow_the_player_count():
+    for players, bonus in ((2, 1), (3, 2), (4, 3)):
+        g = game("counter")
+        s = g.new_game(players=players, seed=0)
+        s = g.apply(s, g.parse_action(s, 0, "add_bonus"))
+        assert g.view(s, None)["variables"]["total"] == bonus
+
+
+def test_options_are_checked_and_used():
+    with pytest.raises(OptionError) as err:
+        game("counter", tagret=3)
+    assert err.value.code == "option/invalid" and "target" in err.value.hint
+    with pytest.raises(OptionError):
+        game("counter", target="many")
+    g = game("counter", target="1")
+    s = g.new_game(players=2, seed=0)
+    s = g.apply(s, g.parse_action(s, 0, "add_one"))
+    assert g.outcome(s) is not None and g.outcome(s).winners == (0,)
+
+
+def test_player_count_outside_the_range_is_refused():
+    with pytest.raises(OptionError):
+        game("counter").new_game(players=5, seed=0)
+
+
+def test_outcome_scores_ranking_and_tie_break():
+    g = game("counter", target=2)
+    s = g.new_game(players=2, seed=0)
+    s = g.apply(s, g.parse_action(s, 0, "add_one"))
+    s = g.apply(s, g.parse_action(s, 1, "add_one"))
+    out = g.outcome(s)
+    assert out.scores == (1, 1)
+    assert out.winners == (0, 1)            # equal score, equal chips: shared
+    assert g.to_move(s) == () and g.legal_actions(s, 0) == []
+    with pytest.raises(GameOver):
+        g.apply(s, g.legal_actions(g.new_game(players=2, seed=0), 0)[0])
+
+
+def test_tie_break_fewest_chips_decides():
+    g = game("counter", target=2)
+    s = g.new_game(players=2, seed=0)
+    s = g.apply(s, g.parse_action(s, 0, "draw_chip 1"))
+    s = g.apply(s, g.parse_action(s, 1, "add_one"))
+    s = g.apply(s, g.parse_action(s, 0, "add_one"))
+    out = g.outcome(s)
+    assert out.scores == (1, 1)
+    assert out.winners == (1,) and out.ranking == (1, 0)
+
+
+def test_illegal_and_unknown_actions_leave_the_state_unchanged():
+    g = game("counter")
+    s = g.new_game(players=2, seed=0)
+    before = json.dumps(g.state_to_json(s), sort_keys=True)
+    with pytest.raises(UnknownAction) as err:
+        g.parse_action(s, 0, "add_onne")
+    assert err.value.code == "action/unknown" and "add_one" in err.value.hint
+    with pytest.raises(UnknownAction):
+        g.parse_action(s, 0, "99")
+    p1_action = g.legal_actions(g.apply(s, g.parse_action(s, 0, "pass")), 1)[0]
+    with pytest.raises(NotYourTurn):
+        g.apply(s, p1_action)
+    later = g.apply(s, g.parse_action(s, 0, "add_bonus"))
+    stale = g.parse_action(s, 0, "add_bonus")
+    with pytest.raises(IllegalAction):
+        g.apply(g.apply(later, g.parse_action(later, 1, "pass")), stale)
+    assert json.dumps(g.state_to_json(s), sort_keys=True) == before
+
+
+def test_actions_are_values_with_a_text_form():
+    g = game("counter")
+    s = g.new_game(players=2, seed=0)
+    a, b = g.legal_actions(s, 0)[2], g.legal_actions(s, 0)[2]
+    assert a == b and hash(a) == hash(b)
+    assert str(a) == "draw_chip 1" and a.player == 0 and a.name == "draw_chip"
+    assert g.parse_action(s, 0, "  DRAW_CHIP   1 ") == a
+    assert g.parse_action(s, 0, "3") == a
+
+
+def test_hidden_zones_show_only_their_size():
+    g = game("counter")
+    s = g.new_game(players=2, seed=0)
+    s = g.apply(s, g.parse_action(s, 0, "draw_chip 2"))
+    mine = {(z["name"], z["owner"]): z for z in g.view(s, 0)["zones"]}
+    theirs = {(z["name"], z["owner"]): z for z in g.view(s, 1)["zones"]}
+    assert mine[("stash", 0)]["count"] == 2 and len(mine[("stash", 0)]["cards"]) == 2
+    assert theirs[("stash", 0)]["cards"] is None and theirs[("stash", 0)]["count"] == 2
+    assert mine[("bag", None)]["cards"] is None and mine[("bag", None)]["count"] == 3
+
+
+def test_saves_round_trip_and_refuse_damage_or_another_rulebook():
+    g = game("counter")
+    s = g.new_game(players=3, seed=5)
+    s = g.apply(s, g.parse_action(s, 0, "draw_chip 1"))
+    data = json.loads(json.dumps(g.state_to_json(s)))
+    t = g.state_from_json(data)
+    assert t == s
+    assert names(g.legal_actions(t, 1)) == names(g.legal_actions(s, 1))
+    with pytest.raises(SaveMismatch):
+        game("counter", target=3).state_from_json(data)
+    broken = json.loads(json.dumps(data))
+    broken["state"]["zones"][0].append(0)
+    with pytest.raises(SaveError) as err:
+        g.state_from_json(broken)
+    assert err.value.code == "save/corrupt"
+    with pytest.raises(SaveError):
+        g.state_from_json({"format": "something else"})
+    truncated = json.loads(json.dumps(data))
+    del truncated["state"]["frames"]
+    with pytest.raises(SaveError):
+        g.state_from_json(truncated)
+
+
+def test_same_seed_same_game_different_seed_different_deal():
+    g = game("counter")
+    a, b = g.new_game(players=2, seed=11), g.new_game(players=2, seed=11)
+    assert a == b
+    deals = {tuple(g.new_game(players=2, seed=k).zones[1]) for k in range(10)}
+    assert len(deals) > 1
