@@ -149,6 +149,7 @@ class Compiler:
         scope = dict(scope)
         for s in b["stmts"]:
             block.stmts.append(self.stmt(s, scope))
+        block.scope = scope
         return block
 
     def stmt(self, s, scope):

@@ -21,10 +21,13 @@ PASS = "pass"
 
 
 class Block:
-    __slots__ = ("id", "stmts", "end", "owner")
+    """Statements run in order; `end` decides what happens after the last
+    one (pop, loop again, next phase); `scope` maps local names to types."""
 
-    def __init__(self, id_, stmts, end, owner=None):
-        self.id, self.stmts, self.end, self.owner = id_, stmts, end, owner
+    __slots__ = ("id", "stmts", "end", "scope")
+
+    def __init__(self, id_, stmts, end):
+        self.id, self.stmts, self.end, self.scope = id_, stmts, end, {}
 
 
 class Stmt:
@@ -48,8 +51,8 @@ class Machine:
         self.phase_names: list[str] = []
         self.setup_block: int | None = None
 
-    def new_block(self, end, owner=None) -> Block:
-        b = Block(len(self.blocks), [], end, owner)
+    def new_block(self, end) -> Block:
+        b = Block(len(self.blocks), [], end)
         self.blocks.append(b)
         return b
 

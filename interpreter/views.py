@@ -11,6 +11,7 @@ spectator: public information only.
 
 from __future__ import annotations
 
+from .information import information_state
 from .layout import PLAYER, is_comp
 
 
@@ -105,6 +106,7 @@ def view(game, s, viewer) -> dict:
     }
     if viewer is not None and viewer in game.to_move(s):
         out["actions"] = [str(a) for a in game.legal_actions(s, viewer)]
+    out["info"] = information_state(game, s, viewer)
     if s.over:
         out["outcome"] = game.outcome(s).to_json()
     return out
