@@ -126,6 +126,11 @@ class Game:
         m.run(s)
         return s
 
+    def scores(self, state: State) -> tuple:
+        """The rulebook's score of every player now (also before the end)."""
+        prog = self.program(state.n)
+        return tuple(prog.score.fn(state, {"p": p}) for p in range(state.n))
+
     def outcome(self, state: State) -> Outcome | None:
         if not state.over:
             return None
