@@ -1,0 +1,277 @@
+"""The interactive table: a thin shell over the engine for `rulebook play`.
+
+It shows the deciding player what that player may see (`game.view`), lists
+the legal actions by number, and reads a number, an action's text or a
+command (`undo`, `log`, `save FILE`, `load FILE`, `help`, `quit`). The game
+itself stays in the engine: the REPL only keeps the list of states and
+actions so far, which gives undo, the log and saves for free.
+
+Hot-seat play: when the device passes from one human to another the screen is
+cleared and the next player must press Enter before their private view is
+shown, so one player's hidden cards are never on screen while another is to
+move. Seats given to an AI play at once. Input and output are injected (an
+input function and a rich Console) so tests can drive whole sessions.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Callable, Optional
+
+from rich.console import Console
+
+from .errors import ActionError, CommandError, RulebookError, SaveError, SaveMismatch
+from .players import KINDS as AI_KINDS
+from .players import make_player
+from .render import OutcomeView, TableView, player_label
+
+SAVE_FORMAT = "rulebook-save"
+SAVE_VERSION = 1
+
+HELP = """\
+Type the number of a legal action, or its text as listed after the number.
+Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the same name):
+  undo        take back everything since your previous decision (AI moves included)
+  log         the actions so far, as you may see them
+  save FILE   write the game to FILE (JSON)
+  load FILE   continue a game saved with 'save'
+  help        this text
+  quit        leave the game"""
+
+
+class Quit(Exception):
+    """Ends the session (the `quit` command, or end of input)."""
+
+
+class Repl:
+    """One game at the table; `run()` plays it to the end or until `quit`."""
+
+    def __init__(self, game, *, players: int, seed: int, rulebook: Optional[str] = None,
+                 ai: Optional[dict] = None, console: Optional[Console] = None,
+                 input_fn: Callable[[str], str] = input, ai_seed: Optional[int] = None):
+        self.game = game
+        self.rulebook = rulebook or game.name
+        self.players = players
+        self.seed = seed
+        self.ai_seed = seed if ai_seed is None else ai_seed
+        self.seat_ai(ai or {})
+        self.console = console or Console()
+        self.input_fn = input_fn
+        self.states = [game.new_game(players=players, seed=seed)]
+        self.actions: list = []
+        self.shown_to: Optional[int] = None  # whose private view is on screen
+        self.stale = True                    # the screen no longer shows the state
+        self.commands = {"undo": self.undo, "log": self.log, "save": self.save,
+                         "load": self.load, "help": self.help,
+                         "quit": self.quit, "exit": self.quit}
+
+    # -- the loop -------------------------------------------------------------
+    def seat_ai(self, ai: dict) -> None:
+        """AI players by seat; each has its own dice, so seating one never
+        changes the deal."""
+        self.ai = dict(ai)
+        self.bots = {seat: make_player(kind, seed=self.ai_seed + seat)
+                     for seat, kind in self.ai.items()}
+
+    @property
+    def state(self):
+        return self.states[-1]
+
+    @property
+    def humans(self) -> list:
+        return [p for p in range(self.players) if p not in self.ai]
+
+    def run(self) -> int:
+        self.say(f"{self.game.name}: {self.players} players, seed {self.seed}. "
+                 f"Type 'help' for commands.")
+        try:
+            while True:
+                outcome = self.game.outcome(self.state)
+                if outcome is not None:
+                    self.show_end(outcome)
+                    return 0
+                player = self.decider(self.state)
+                if player in self.ai:
+                    self.ai_move(player)
+                    continue
+                self.hand_over(player)
+                if self.stale:
+                    self.show(player)
+                self.handle(self.read(f"{player_label(player)}> "), player)
+        except Quit:
+            return 0
+
+    def decider(self, state) -> int:
+        # Simultaneous deciders are asked one after the other.
+        return self.game.to_move(state)[0]
+
+    def read(self, prompt: str) -> str:
+        try:
+            return self.input_fn(prompt)
+        except (EOFError, KeyboardInterrupt):
+            self.say("")
+            raise Quit from None
+
+    def handle(self, line: str, player: int) -> None:
+        """One line of input: a command, or an action for `player`."""
+        line = line.strip()
+        if not line:
+            return
+        word, _, rest = line.partition(" ")
+        command = self.commands.get(word.lower().lstrip(":"))
+        try:
+            if command is not None:
+                command(rest.strip())
+            else:
+                self.play(self.game.parse_action(self.state, player, line))
+        except (ActionError, CommandError, SaveError) as err:
+            self.error(err)
+
+    def play(self, action) -> None:
+        self.states.append(self.game.apply(self.state, action))
+        self.actions.append(action)
+        self.stale = True
+
+    def ai_move(self, player: int) -> None:
+        # The AI decides from its own view only, like a human at the table.
+        action = self.bots[player].act(self.game, self.game.view(self.state, player),
+                                       self.game.legal_actions(self.state, player))
+        viewer = self.humans[0] if len(self.humans) == 1 else None
+        self.say(f"{player_label(player)} (AI) plays: {action.text_for(viewer)}")
+        self.play(action)
+
+    # -- what is on screen ----------------------------------------------------
+    def hand_over(self, player: int) -> None:
+        """Hides the screen and waits for `player` when the device changes hands."""
+        if self.shown_to == player:
+            return
+        if len(self.humans) > 1:
+            self.console.clear()
+            self.say(f"Pass the device to {player_label(player)}, press Enter")
+            self.read("")
+        self.shown_to = player
+        self.stale = True
+
+    def show(self, player: int) -> None:
+        actions = self.game.legal_actions(self.state, player)
+        self.console.print(TableView(self.game.view(self.state, player),
+                                     [str(a) for a in actions]))
+        self.stale = False
+
+    def show_end(self, outcome) -> None:
+        viewer = self.humans[0] if len(self.humans) == 1 else None
+        self.console.print(TableView(self.game.view(self.state, viewer)))
+        self.console.print(OutcomeView.of(outcome))
+
+    def say(self, text: str) -> None:
+        # markup off: card names and codes such as "error[action/unknown]"
+        # must print as they are.
+        self.console.print(text, markup=False, highlight=False)
+
+    def error(self, err: RulebookError) -> None:
+        self.say(str(err))
+
+    # -- commands -------------------------------------------------------------
+    def help(self, _arg: str) -> None:
+        self.say(HELP)
+
+    def quit(self, _arg: str) -> None:
+        raise Quit
+
+    def undo(self, _arg: str) -> None:
+        """Back to the latest earlier state where a human decided."""
+        for k in range(len(self.states) - 2, -1, -1):
+            deciders = self.game.to_move(self.states[k])
+            if deciders and deciders[0] not in self.ai:
+                del self.states[k + 1:]
+                del self.actions[k:]
+                self.stale = True
+                self.say(f"Undone: back to {player_label(deciders[0])}'s decision.")
+                return
+        raise CommandError("nothing to undo")
+
+    def log(self, _arg: str) -> None:
+        # Shown as the player at the device may see it: hidden moves stay hidden.
+        viewer = self.shown_to
+        if not self.actions:
+            self.say("No actions yet.")
+            return
+        width = len(str(len(self.actions)))
+        for i, action in enumerate(self.actions, 1):
+            self.say(f"{i:>{width}}. {player_label(action.player)}: {action.text_for(viewer)}")
+
+    def save(self, path: str) -> None:
+        if not path:
+            raise CommandError("save needs a file name", hint="save FILE")
+        data = {"format": SAVE_FORMAT, "version": SAVE_VERSION,
+                "rulebook": self.rulebook, "game": self.game.name,
+                "options": self.game.options, "players": self.players,
+                "seed": self.seed, "ai": {str(p): a for p, a in self.ai.items()},
+                "history": [{"player": a.player, "action": str(a)} for a in self.actions],
+                "state": self.game.state_to_json(self.state)}
+        try:
+            with open(path, "w", encoding="utf-8") as file:
+                json.dump(data, file, indent=2)
+        except OSError as exc:
+            raise SaveError(f"cannot write '{path}': {exc.strerror}", code="save/io") from None
+        self.say(f"Saved to {path}.")
+
+    def load(self, path: str) -> None:
+        if not path:
+            raise CommandError("load needs a file name", hint="load FILE")
+        states, actions, data = read_save(self.game, path)
+        self.players, self.seed = data["players"], data["seed"]
+        self.seat_ai({int(p): a for p, a in data.get("ai", {}).items()})
+        self.states, self.actions = states, actions
+        self.stale = True
+        self.say(f"Loaded {path}: {len(actions)} actions so far.")
+
+
+def _normal(value):
+    # Compare options as JSON sees them (tuples and lists alike).
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
+def read_save(game, path: str):
+    """A save file checked against `game`: (states, actions, data).
+
+    The history is replayed from the deal and must arrive at the saved state,
+    which catches a save edited by hand or made by another engine version.
+    """
+    try:
+        with open(path, encoding="utf-8") as file:
+            data = json.load(file)
+    except OSError as exc:
+        raise SaveError(f"cannot read '{path}': {exc.strerror}", code="save/io") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SaveError(f"'{path}' is not a save file: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveError(f"'{path}' is not a save file")
+    if data.get("version") != SAVE_VERSION:
+        raise SaveError(f"'{path}' is a version {data.get('version')} save; "
+                        f"this program reads version {SAVE_VERSION}")
+    if data.get("game") != game.name:
+        raise SaveMismatch(f"'{path}' is a save of '{data.get('game')}', not of '{game.name}'")
+    if _normal(data.get("options")) != _normal(game.options):
+        raise SaveMismatch(f"'{path}' was played with options {data.get('options')}, "
+                           f"this game has {game.options}",
+                           hint="start the game with the same --option values")
+    players, seed, history = data.get("players"), data.get("seed"), data.get("history")
+    ai = data.get("ai", {})
+    if not (isinstance(players, int) and isinstance(seed, int) and isinstance(history, list)
+            and isinstance(ai, dict) and all(a in AI_KINDS and p.isdigit()
+                                             for p, a in ai.items())):
+        raise SaveError(f"'{path}' lacks its players, seed, AI seats or history")
+    saved = game.state_from_json(data.get("state"))
+    try:
+        states = [game.new_game(players=players, seed=seed)]
+        actions = []
+        for step in history:
+            action = game.parse_action(states[-1], step["player"], step["action"])
+            states.append(game.apply(states[-1], action))
+            actions.append(action)
+    except (RulebookError, KeyError, TypeError) as exc:
+        raise SaveError(f"the history in '{path}' does not replay: {exc}") from None
+    if states[-1] != saved:
+        raise SaveError(f"the history in '{path}' does not lead to its saved state")
+    return states, actions, data
