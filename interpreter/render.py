@@ -109,31 +109,29 @@ def component_tables(view: dict) -> list:
     return tables
 
 
-def variables_table(view: dict) -> Optional[Table]:
-    variables = view.get("variables") or {}
-    if not variables:
+def _pairs_table(title: str, mapping: dict) -> Optional[Table]:
+    if not mapping:
         return None
-    table = _table("Variables", ("variable", "value"))
-    for name, value in variables.items():
+    table = _table(title, ("variable", "value"))
+    for name, value in mapping.items():
         table.add_row(*_row((str(name), value_text(value))))
     return table
+
+
+def variables_table(view: dict) -> Optional[Table]:
+    return _pairs_table("Variables", view.get("variables") or {})
 
 
 def player_variables_table(view: dict) -> Optional[Table]:
     """Per-player variables, one row per player; the view may key them either
     by player or by variable, so both nestings are accepted."""
     data = view.get("player_variables") or {}
-    if not data:
-        return None
-    if all(isinstance(v, dict) for v in data.values()):
-        columns = list(dict.fromkeys(k for v in data.values() for k in v))
-        table = _table("Player variables", ["", *columns])
-        for key, values in data.items():
-            table.add_row(*_row([str(key), *(value_text(values.get(c)) for c in columns)]))
-        return table
-    table = _table("Player variables", ("variable", "value"))
-    for name, value in data.items():
-        table.add_row(*_row((str(name), value_text(value))))
+    if not data or not all(isinstance(v, dict) for v in data.values()):
+        return _pairs_table("Player variables", data)
+    columns = list(dict.fromkeys(k for v in data.values() for k in v))
+    table = _table("Player variables", ["", *columns])
+    for key, values in data.items():
+        table.add_row(*_row([str(key), *(value_text(values.get(c)) for c in columns)]))
     return table
 
 
@@ -150,8 +148,6 @@ def used_text(view: dict) -> Optional[Text]:
 
 
 def pending_text(view: dict) -> Optional[Text]:
-    if view.get("over"):
-        return Text("The game is over.", style="bold")
     pending = view.get("pending")
     if not pending:
         return None
@@ -192,6 +188,8 @@ class TableView:
         parts += [t for t in (used_text(self.view), pending_text(self.view)) if t is not None]
         if self.actions:
             parts.append(actions_list(self.actions))
+        if self.view.get("outcome"):
+            parts.append(OutcomeView.of(self.view["outcome"]))
         return Group(*parts)
 
 
@@ -214,9 +212,10 @@ class OutcomeView:
 
     @classmethod
     def of(cls, outcome) -> "OutcomeView":
-        return cls(getattr(outcome, "scores", None),
-                   list(getattr(outcome, "winners", ()) or ()),
-                   list(getattr(outcome, "ranking", ()) or ()))
+        """From the engine's Outcome or the `outcome` of a view."""
+        get = outcome.get if isinstance(outcome, dict) else \
+            (lambda key: getattr(outcome, key, None))
+        return cls(get("scores"), list(get("winners") or ()), list(get("ranking") or ()))
 
     def __rich__(self) -> RenderableType:
         lines = [Text("Game over.", style="bold")]

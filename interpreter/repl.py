@@ -23,7 +23,7 @@ from rich.console import Console
 from .errors import ActionError, CommandError, RulebookError, SaveError, SaveMismatch
 from .players import KINDS as AI_KINDS
 from .players import make_player
-from .render import OutcomeView, TableView, player_label
+from .render import TableView, player_label
 
 SAVE_FORMAT = "rulebook-save"
 SAVE_VERSION = 1
@@ -86,9 +86,8 @@ class Repl:
                  f"Type 'help' for commands.")
         try:
             while True:
-                outcome = self.game.outcome(self.state)
-                if outcome is not None:
-                    self.show_end(outcome)
+                if self.game.outcome(self.state) is not None:
+                    self.show_end()
                     return 0
                 player = self.decider(self.state)
                 if player in self.ai:
@@ -158,10 +157,10 @@ class Repl:
                                      [str(a) for a in actions]))
         self.stale = False
 
-    def show_end(self, outcome) -> None:
+    def show_end(self) -> None:
+        # The view at the end carries the outcome (scores, ranking, winners).
         viewer = self.humans[0] if len(self.humans) == 1 else None
         self.console.print(TableView(self.game.view(self.state, viewer)))
-        self.console.print(OutcomeView.of(outcome))
 
     def say(self, text: str) -> None:
         # markup off: card names and codes such as "error[action/unknown]"

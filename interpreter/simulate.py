@@ -70,6 +70,8 @@ def random_playout(game, state, rng: random.Random, max_decisions: int):
         actions = game.legal_actions(state, deciders[0])
         if not actions:
             raise RuleStuck(f"P{deciders[0]} must decide but has no legal action")
+        # A direct choice, not players.RandomPlayer: a random seat needs no
+        # view, and building one per decision would dominate the playout.
         state = game.apply(state, rng.choice(actions))
     return state
 
