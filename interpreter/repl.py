@@ -147,7 +147,8 @@ class Repl:
         if len(self.humans) > 1:
             self.console.clear()
             self.say(f"Pass the device to {player_label(player)}, press Enter")
-            self.read("")
+            if self.read("").strip().lower().lstrip(":") in ("quit", "exit"):
+                raise Quit
         self.shown_to = player
         self.stale = True
 
