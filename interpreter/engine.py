@@ -45,7 +45,9 @@ class Game:
         self.min_players = ir["players"]["min"]
         self.max_players = ir["players"]["max"]
         self.options = self._options(options or {})
-        canon = json.dumps({"ir": _without_spans(ir), "options": self.options},
+        # where the file lies is not part of the rules: a save loads from any folder
+        rules = {k: v for k, v in ir.items() if k != "file"}
+        canon = json.dumps({"ir": _without_spans(rules), "options": self.options},
                            sort_keys=True, separators=(",", ":"))
         self.fingerprint = hashlib.sha256(canon.encode()).hexdigest()[:16]
         self._programs: dict[int, Program] = {}
@@ -160,8 +162,9 @@ class Game:
                 return actions[k - 1]
             raise UnknownAction(f"there is no action number {k}",
                                 hint=f"choose 1 to {len(actions)}" if actions else "nobody can act now")
+        wanted_key = _text_key(wanted)
         for a in actions:
-            if " ".join(str(a).split()).lower() == wanted:
+            if _text_key(str(a)) == wanted_key:
                 return a
         texts = [str(a) for a in actions]
         hint = did_you_mean(str(text), texts)
@@ -216,6 +219,18 @@ class Game:
             stmt, _ = prog.machine.current_choice(s)
             if not getattr(stmt, "suspends", False):
                 raise SaveError("the save file is damaged: the flow is not at a decision")
+
+
+def _text_key(text: str):
+    """An action's text up to the order of unordered parts: the cards of a
+    group and the groups of a split may be typed in any order."""
+    text = " ".join(text.split()).lower()
+    name, _, rest = text.partition(" ")
+    params = []
+    for param in rest.split(","):
+        groups = sorted(" ".join(sorted(g.split())) for g in param.split("|"))
+        params.append(tuple(groups))
+    return name, tuple(params)
 
 
 def _neg(t):

@@ -182,7 +182,7 @@ class Deal(Stmt):
         env = f[2]
         k = self.count(s, env)
         src = s.zones[self.source(s, env)]
-        take = src[len(src) - k:][::-1] if k > 0 else []
+        take = src[max(0, len(src) - k):][::-1] if k > 0 else []
         move_components(s, take, self.to(s, env))
 
 

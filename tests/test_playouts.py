@@ -195,9 +195,6 @@ def test_new_game_refuses_other_player_counts(path, n):
 
 
 @pytest.mark.parametrize("path", RULEBOOKS, ids=lambda p: p.stem)
-@pytest.mark.xfail(strict=True, reason="engine bug: the save fingerprint includes the rulebook "
-                   "path as shown relative to the working directory, so a save does not load "
-                   "in a process started elsewhere (SaveMismatch)")
 def test_save_loads_from_another_working_directory(path, tmp_path, monkeypatch):
     g = load_rulebook(str(path))
     s = g.new_game(players=g.min_players, seed=1)
@@ -227,9 +224,6 @@ scoring
 """
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: 'deal K' from a zone holding fewer than K "
-                   "cards slices with a negative start (src[len(src) - K:]) and deals too few, "
-                   "leaving cards behind")
 def test_deal_more_than_the_source_holds(tmp_path):
     """Dealing 5 from a bag of 3 either deals all 3 or stops with a rule/… error;
     it never leaves cards behind."""
