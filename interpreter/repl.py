@@ -130,6 +130,10 @@ class Repl:
         self.states.append(self.game.apply(self.state, action))
         self.actions.append(action)
         self.stale = True
+        # cards the rules showed to everybody on the way (they may be gone
+        # from the table by the next decision)
+        for event in self.state.events:
+            self.say(event["text"])
 
     def ai_move(self, player: int) -> None:
         # The AI decides from its own view only, like a human at the table.

@@ -31,10 +31,10 @@ class State:
     changes anything (`Game.apply` never touches its input)."""
 
     __slots__ = ("n", "zones", "loc", "vars", "revealed", "frames", "rng",
-                 "decisions", "pending", "over", "round", "turn", "cache")
+                 "decisions", "pending", "over", "round", "turn", "events", "cache")
 
     def __init__(self, n, zones, loc, vars_, revealed, frames, rng, decisions=0,
-                 pending=(), over=False, round_=0, turn=0):
+                 pending=(), over=False, round_=0, turn=0, events=None):
         self.n = n
         self.zones = zones
         self.loc = loc
@@ -47,6 +47,9 @@ class State:
         self.over = over
         self.round = round_   # rounds begun ('new round')
         self.turn = turn      # turns begun ('turn P')
+        # public events of the last transition (cards revealed on the way),
+        # so a player sees what was shown even if the rules moved on at once
+        self.events = events if events is not None else []
         self.cache = None     # legal-action bindings; derived, never saved
 
     # -- the generator -------------------------------------------------------
@@ -98,6 +101,7 @@ class State:
             "over": self.over,
             "round": self.round,
             "turn": self.turn,
+            "events": [dict(e) for e in self.events],
         }
 
     def __eq__(self, other) -> bool:
@@ -139,4 +143,5 @@ def state_from_data(data: dict) -> State:
         data["over"],
         data["round"],
         data["turn"],
+        [dict(e) for e in data.get("events", [])],
     )

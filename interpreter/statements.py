@@ -203,8 +203,21 @@ class Reveal(Stmt):
         self.at, self.what = at, what
 
     def run(self, m, s, f):
+        lay = m.lay
+        shown: dict = {}
         for c in _flatten(self.what(s, f[2])):
             s.revealed[c] = True
+            if s.loc[c] >= 0:
+                slot, k = lay.zone_list[s.loc[c]]
+                where = slot.name if slot.count == 1 else (
+                    f"{slot.name}(P{k})" if slot.index == "player"
+                    else f"{slot.name}({lay.display[lay.types[slot.index][0] + k]})")
+            else:
+                where = "the box"
+            shown.setdefault(where, []).append(lay.display[c])
+        for where, cards in shown.items():
+            s.events.append({"event": "reveal", "zone": where, "cards": sorted(cards),
+                             "text": f"revealed in {where}: {' '.join(sorted(cards))}"})
 
 
 class SetSlot(Stmt):

@@ -103,6 +103,7 @@ def view(game, s, viewer) -> dict:
         "components": components,
         "used": used,
         "outcome": None,
+        "events": [dict(e) for e in s.events],
     }
     if viewer is not None and viewer in game.to_move(s):
         out["actions"] = [str(a) for a in game.legal_actions(s, viewer)]
