@@ -803,6 +803,32 @@ def test_HK_D3_variant_reveals_trade_off_at_round_end(value):
         assert "revealed" not in zone_view(view, "removed")
 
 
+def test_HK_D3_variant_reveal_is_seen_in_a_round_that_does_not_end_the_game():
+    """HK-D3 variant: when nobody wins, the next round collects the cards at
+    once; every player still sees both trade-off piles in the transition's
+    public events (and the REPL prints them)."""
+    g = load_rulebook("hanamikoji", options={"first_player": "seat_1",
+                                             "reveal_trade_off_at_round_end": "yes"})
+    s = before_last_action(g, g.new_game(players=2, seed=12), seed=12)
+    tied = (1, 1, 1, 1, 1, 2, 1)
+    arranged = arrange_round_end(g, s, tied, tied, as_marks("- - - - - - -"))
+    traded = {p: sorted(names(g, arranged, f"trade_off({p})")) for p in (0, 1)}
+    after = score_round(g, arranged)
+    assert g.outcome(after) is None and after.round == 2
+    for viewer in (0, 1, None):
+        events = g.view(after, viewer)["events"]
+        shown = {e["zone"]: e["cards"] for e in events if e["event"] == "reveal"}
+        assert set(shown) == {"trade_off(P0)", "trade_off(P1)"}
+        for p in (0, 1):     # the last action may still be the trade-off itself
+            assert len(shown[f"trade_off(P{p})"]) == 2
+            assert not traded[p] or shown[f"trade_off(P{p})"] == traded[p]
+    default = load_rulebook("hanamikoji", options={"first_player": "seat_1"})
+    s = before_last_action(default, default.new_game(players=2, seed=12), seed=12)
+    after = score_round(default, arrange_round_end(default, s, tied, tied,
+                                                   as_marks("- - - - - - -")))
+    assert default.view(after, 0)["events"] == []
+
+
 def _perft(hand):
     """The legal first actions by brute force: every subset of hand positions,
     told apart by content (HK-D4); competition groups are unordered."""
