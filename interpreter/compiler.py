@@ -44,6 +44,7 @@ class Compiler:
         self.ex = ExprCompiler(ir, self.lay, options, table_values(ir, n))
         self.m = st.Machine(self.lay, ir["file"])
         self.actions: dict[str, st.ActionDef] = {}
+        self.context = ""
         self.resets = {"turn": [], "round": [], "game": []}
         for name, (base, times, scope) in self.lay.limits.items():
             self.resets[scope].append((base, n))
@@ -61,11 +62,13 @@ class Compiler:
         for a in ir["actions"]:
             self._compile_action_body(a)
         if ir["setup"] is not None:
+            self.context = "setup"
             self.m.setup_block = self.block(ir["setup"], {}, st.end_setup).id
         for ph in ir["phases"]:
             self.m.phase_names.append(ph["name"])
             self.m.phase_blocks.append(None)
         for i, ph in enumerate(ir["phases"]):
+            self.context = f"phase {ph['name']}"
             self.m.phase_blocks[i] = self.block(ph["body"], {}, st.end_phase).id
         scoring = ir["scoring"]
         score = self.expr(scoring["score"], {"p": PLAYER})
@@ -115,6 +118,7 @@ class Compiler:
         self.actions[name]._scope = scope  # type: ignore[attr-defined]
 
     def _compile_action_body(self, a):
+        self.context = f"action {a['name']}"
         act = self.actions[a["name"]]
         scope = act._scope  # type: ignore[attr-defined]
         body = a["body"] or {"stmts": [], "at": a["at"]}
@@ -153,7 +157,11 @@ class Compiler:
         return block
 
     def stmt(self, s, scope):
-        return getattr(self, "s_" + s["node"])(s, scope)
+        compiled = getattr(self, "s_" + s["node"])(s, scope)
+        compiled.sid = len(self.m.stmts)
+        self.m.stmts.append(compiled)
+        self.m.described.append((s["node"], s["at"], self.context))
+        return compiled
 
     def zone_index(self, e, scope):
         lay = self.lay

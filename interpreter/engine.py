@@ -72,7 +72,39 @@ class Game:
                 raise OptionError(f"{self.name} is for {self.min_players} to {self.max_players} "
                                   f"players, not {n}")
             prog = self._programs[n] = compile_program(self.ir, n, self.options)
+            if self._measuring:
+                prog.machine.coverage = [0] * len(prog.machine.stmts)
         return prog
+
+    # -- rule coverage -----------------------------------------------------------
+    _measuring = False
+
+    def measure_coverage(self) -> None:
+        """From now on count how often each statement runs and each action is
+        taken (a little slower); `coverage()` reports the counts."""
+        self._measuring = True
+        for prog in self._programs.values():
+            if prog.machine.coverage is None:
+                prog.machine.coverage = [0] * len(prog.machine.stmts)
+
+    def coverage(self) -> list:
+        """[{kind, context, line, column, count}] for every statement and
+        action of the rulebook, merged over the player counts played."""
+        rows: dict = {}
+        for a in self.ir["actions"]:
+            rows[("action", a["name"])] = {"kind": "action", "context": f"action {a['name']}",
+                                           "line": a["at"][0], "column": a["at"][1], "count": 0}
+        for prog in self._programs.values():
+            m = prog.machine
+            for sid, (kind, at, context) in enumerate(m.described):
+                row = rows.setdefault((at[0], at[1]), {"kind": kind, "context": context,
+                                                       "line": at[0], "column": at[1],
+                                                       "count": 0})
+                if m.coverage is not None:
+                    row["count"] += m.coverage[sid]
+            for name, count in m.action_counts.items():
+                rows[("action", name)]["count"] += count
+        return sorted(rows.values(), key=lambda r: (r["line"], r["column"]))
 
     # -- the game API ----------------------------------------------------------
     def new_game(self, players: int, seed: int = 0) -> State:

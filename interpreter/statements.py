@@ -33,7 +33,7 @@ class Block:
 class Stmt:
     """A compiled statement. `run` returns True when it suspends for a choice."""
 
-    __slots__ = ("at",)
+    __slots__ = ("at", "sid")
     suspends = False
 
     def run(self, m, s, f):   # pragma: no cover - abstract
@@ -50,6 +50,10 @@ class Machine:
         self.phase_blocks: list[int] = []
         self.phase_names: list[str] = []
         self.setup_block: int | None = None
+        self.stmts: list = []          # every statement, by sid
+        self.described: list = []      # sid -> (IR kind, span, context)
+        self.coverage: list | None = None   # sid -> times reached, when measuring
+        self.action_counts: dict = {}       # action name -> times taken, when measuring
 
     def new_block(self, end) -> Block:
         b = Block(len(self.blocks), [], end)
@@ -82,6 +86,7 @@ class Machine:
         frames, blocks = s.frames, self.blocks
         steps = 0
         stmt = None
+        coverage = self.coverage
         try:
             while frames:
                 f = frames[-1]
@@ -91,6 +96,8 @@ class Machine:
                     block.end(self, s, f)
                     continue
                 stmt = block.stmts[pc]
+                if coverage is not None:
+                    coverage[stmt.sid] += 1
                 f[1] = pc + 1
                 if stmt.run(self, s, f):
                     f[1] = pc
@@ -543,6 +550,8 @@ class TakeAction(Stmt):
 
     def resolve(self, m, s, f, action, binding) -> None:
         f[1] += 1
+        if m.coverage is not None:
+            m.action_counts[action.name] = m.action_counts.get(action.name, 0) + 1
         if binding is PASS:
             return
         a = self.actions_by_name[action.name]
