@@ -16,8 +16,9 @@ from typing import Iterable
 from . import data as datafiles
 from .builtins import AGGREGATES, CONSTANTS, FUNCTIONS
 from .errors import (DuplicateName, InvalidDeclaration, PlayerCountNotCovered,
-                     RulebookError, RulebookErrors, Span, UnknownName,
-                     UnreachablePhase, WrongArity, WrongType, did_you_mean)
+                     RecursiveDefinition, RulebookError, RulebookErrors, Span,
+                     UnknownName, UnreachablePhase, WrongArity, WrongType,
+                     did_you_mean)
 
 IR_FORMAT = "rulebook-ir/1"
 ZONE_FLAGS = {"public", "owner", "hidden", "ordered"}
@@ -32,32 +33,60 @@ class Checker:
         self.base_dir = base_dir
         self.errors: list[RulebookError] = []
         self.globals: dict[str, str] = {}      # name -> kind
+        self.declared_at: dict[str, list] = {}  # name -> where it was declared
         self.zones: dict[str, dict] = {}
         self.variables: dict[str, dict] = {}
         self.defines: dict[str, dict] = {}
         self.components: dict[str, dict] = {}   # type -> component decl (IR)
         self.instances: dict[str, str] = {}     # instance name -> type
         self.attributes: set[str] = set()
+        self.has_attributes: set[str] = set()
+        self.attributes_known = True   # false when a data file could not be read
         self.actions: dict[str, dict] = {}
         self.phases: dict[str, dict] = {}
         self.symbols: set[str] = set()
+        self.symbol_at: dict[str, list] = {}   # option and table values: where first written
         self.table: dict[str, dict] = {}
 
     # -- reporting -----------------------------------------------------------
-    def span(self, at) -> Span:
-        return Span(self.file, at[0], at[1], at[2], at[3]) if at and at[0] else Span(self.file, 1, 1)
+    def span(self, at, file=None) -> Span:
+        file = file or self.file
+        return Span(file, at[0], at[1], at[2], at[3]) if at and at[0] else Span(file, 1, 1)
 
-    def error(self, cls, message, at, hint=None):
-        self.errors.append(cls(message, self.span(at), hint))
+    def error(self, cls, message, at, hint=None, file=None):
+        """Record a problem; ``file`` names a data file when it is not the rulebook."""
+        self.errors.append(cls(message, self.span(at, file), hint))
 
     def declare(self, name, kind, at):
-        if name in self.globals or name in CONSTANTS or name in FUNCTIONS:
+        if name in CONSTANTS or name in FUNCTIONS or name in AGGREGATES:
+            what = "a built-in name" if name in CONSTANTS else "a built-in function"
+            self.error(DuplicateName, f"'{name}' is {what}", at,
+                       hint="choose another name")
+            return False
+        if name in self.globals:
+            first = self.declared_at.get(name)
             self.error(DuplicateName, f"'{name}' is already defined", at,
-                       hint="every component, zone, variable, option, define, action "
-                            "and phase needs its own name")
+                       hint=(f"it was first defined at line {first[0]}; " if first else "")
+                       + "every component, zone, variable, option, define and table row "
+                         "needs its own name")
             return False
         self.globals[name] = kind
+        self.declared_at[name] = at
         return True
+
+    def add_symbol(self, value, at):
+        self.symbols.add(value)
+        self.symbol_at.setdefault(value, at)
+
+    def _check_symbol_clashes(self):
+        """A word used as a value must not also name a declared thing: in a
+        formula the name would win, silently."""
+        for value, at in self.symbol_at.items():
+            kind = self.globals.get(value)
+            if kind is not None and kind != "component":
+                self.error(DuplicateName,
+                           f"'{value}' is written as a value here but also names a {kind.replace('_', ' ')}",
+                           at, hint=f"in formulas '{value}' would mean the {kind.replace('_', ' ')}: rename one")
 
     # -- entry point ---------------------------------------------------------
     def check(self, ast: dict) -> dict:
@@ -77,7 +106,7 @@ class Checker:
             self._declare_option(opt)
         for comp in by_kind.get("component", []):
             self._declare_component(comp)
-        for comp in by_kind.get("component", []):
+        for comp in self.components.values():
             self._resolve_component_cells(comp)
         for tbl in by_kind.get("table", []):
             self._declare_table(tbl)
@@ -88,12 +117,14 @@ class Checker:
         for d in by_kind.get("define", []):
             if self.declare(d["name"], "define", d["name_at"]):
                 self.defines[d["name"]] = d
+        self._check_symbol_clashes()
         # actions and phases have names of their own: they never appear in formulas
         for kind, table in (("action", self.actions), ("phase", self.phases)):
             for decl in by_kind.get(kind, []):
                 if decl["name"] in table:
                     self.error(DuplicateName, f"{kind} '{decl['name']}' is already defined",
-                               decl["name_at"])
+                               decl["name_at"],
+                               hint=f"it was first defined at line {table[decl['name']]['at'][0]}")
                 else:
                     table[decl["name"]] = decl
 
@@ -107,9 +138,11 @@ class Checker:
                 self.expr(var["default"], set())
         for d in self.defines.values():
             self.expr(d["body"], set(d["params"] or ()))
+        self._check_define_cycles()
         setups = by_kind.get("setup", [])
         if len(setups) > 1:
-            self.error(DuplicateName, "more than one setup section", setups[1]["at"])
+            self.error(DuplicateName, "more than one 'setup' section", setups[1]["at"],
+                       hint=f"the first is at line {setups[0]['at'][0]}; write all of the setup in it")
         for s in setups:
             self.block(s["body"], set(), context="setup")
         for ph in self.phases.values():
@@ -144,11 +177,12 @@ class Checker:
     def _single(self, by_kind, kind, what, ast):
         found = by_kind.get(kind, [])
         if not found:
-            self.error(InvalidDeclaration, f"the rulebook has no {kind} line", ast["at"][:2] + [0, 0]
+            self.error(InvalidDeclaration, f"the rulebook has no '{kind}' line", ast["at"][:2] + [0, 0]
                        if ast["at"][0] else [1, 1, 1, 2], hint=f"add {what}")
             return None
         for extra in found[1:]:
-            self.error(DuplicateName, f"more than one {kind} line", extra["at"])
+            self.error(DuplicateName, f"more than one '{kind}' line", extra["at"],
+                       hint=f"the first is at line {found[0]['at'][0]}")
         return found[0]
 
     # -- declarations --------------------------------------------------------
@@ -156,7 +190,7 @@ class Checker:
         self.declare(opt["name"], "option", opt["name_at"])
         default = opt["default"]
         if default["node"] == "symbol":
-            self.symbols.add(default["value"])
+            self.add_symbol(default["value"], default["at"])
         if opt["choices"] is not None:
             values = []
             for c in opt["choices"]:
@@ -168,7 +202,7 @@ class Checker:
                     continue
                 values.append(c.get("value"))
                 if c["node"] == "symbol":
-                    self.symbols.add(c["value"])
+                    self.add_symbol(c["value"], c["at"])
             if default.get("value") not in values:
                 self.error(InvalidDeclaration,
                            f"default '{default.get('value')}' of option '{opt['name']}' is not one of its choices",
@@ -183,11 +217,16 @@ class Checker:
             src = comp["source"]
             try:
                 header, body = datafiles.load_component_rows(self.base_dir / src["file"], src["file"])
+            except RulebookErrors as e:
+                self.errors.extend(e.errors)
+                header, body = [], []
+                self.attributes_known = False
             except RulebookError as e:
                 if e.span is None:
                     e.span = self.span(src["at"])
                 self.errors.append(e)
                 header, body = [], []
+                self.attributes_known = False
             comp["columns"], comp["rows"] = header, body
         else:
             if not rows:
@@ -216,6 +255,7 @@ class Checker:
                 self.attributes.add(col)
         for h in comp["has"]:
             self.attributes.add(h["name"])
+            self.has_attributes.add(h["name"])
             self._check_type(h["type"], h["type_at"])
         self.components[name] = comp
         if "name" in comp["columns"]:
@@ -223,12 +263,18 @@ class Checker:
                 cell = row["cells"]["name"]
                 inst = cell.get("value")
                 if cell["node"] != "symbol":
-                    self.error(WrongType, "a component's name must be a plain name", cell["at"])
+                    self.error(WrongType, "a component's name must be a plain name", cell["at"],
+                               file=row.get("file"))
                 elif inst in self.instances or inst in self.globals:
-                    self.error(DuplicateName, f"'{inst}' is already defined", cell["at"])
+                    first = self.declared_at.get(inst)
+                    self.error(DuplicateName, f"'{inst}' is already defined", cell["at"],
+                               file=row.get("file"),
+                               hint=f"it was first defined at line {first[0]}" if first else None)
                 else:
                     self.instances[inst] = name
                     self.globals.setdefault(inst, "component")
+                    if "file" not in row:
+                        self.declared_at[inst] = cell["at"]
 
     def _resolve_component_cells(self, comp):
         """Symbols in tables that name a component instance become references."""
@@ -236,9 +282,12 @@ class Checker:
             for col, cell in row["cells"].items():
                 if col == "copies":
                     if cell["node"] != "number" or cell["value"] < 0:
-                        self.error(WrongType, "'copies' must be a whole number", cell["at"])
+                        self.error(WrongType, "'copies' must be a whole number", cell["at"],
+                                   file=row.get("file"))
                 elif cell["node"] == "symbol" and col != "name" and cell["value"] in self.instances:
                     cell["node"] = "component"
+                elif cell["node"] == "symbol" and col != "name":
+                    self.symbols.add(cell["value"])
 
     def _check_type(self, type_name, at):
         if type_name not in VALUE_TYPES and type_name not in self.components:
@@ -262,7 +311,7 @@ class Checker:
         missing = [n for n in self.player_counts if n not in counts]
         if missing:
             self.error(PlayerCountNotCovered,
-                       f"this table has no column for {', '.join(map(str, missing))} player(s)",
+                       f"this table has no column for {' or '.join(map(str, missing))} players",
                        rows[0]["at"], hint=f"the game is for {self.player_counts[0]} to {self.player_counts[-1]} players")
         for row in rows[1:]:
             cells = row["cells"]
@@ -272,14 +321,15 @@ class Checker:
                 continue
             if len(cells) != len(head):
                 self.error(InvalidDeclaration,
-                           f"row '{label['value']}' has {len(cells) - 1} values for {len(head) - 1} player counts",
+                           f"row '{label['value']}' has {_values(len(cells) - 1)} for "
+                           f"{len(head) - 1} player counts",
                            row["at"])
                 continue
             if self.declare(label["value"], "table", label["at"]):
                 values = {}
                 for n, cell in zip(counts, cells[1:]):
                     if cell["node"] == "symbol":
-                        self.symbols.add(cell["value"])
+                        self.add_symbol(cell["value"], cell["at"])
                     values[str(n)] = cell
                 self.table[label["value"]] = {"at": label["at"], "values": values}
 
@@ -294,12 +344,19 @@ class Checker:
             if flag not in ZONE_FLAGS:
                 self.error(UnknownName, f"unknown zone property '{flag}'", at,
                            hint=did_you_mean(flag, ZONE_FLAGS) or "use public, owner, hidden, ordered")
-        vis = [f for f in zone["flags"] if f in ("public", "owner", "hidden")]
+        vis = [(f, at) for f, at in zip(zone["flags"], zone["flags_at"])
+               if f in ("public", "owner", "hidden")]
         if len(vis) > 1:
-            self.error(InvalidDeclaration, "a zone has one visibility: public, owner or hidden", zone["at"])
-        if "owner" in vis and zone["index"] != "player":
-            self.error(InvalidDeclaration, "only a zone 'of each player' can be seen by its owner only",
-                       zone["at"])
+            self.error(InvalidDeclaration,
+                       f"zone '{zone['name']}' has more than one visibility: "
+                       + ", ".join(f"'{f}'" for f, _ in vis), vis[1][1],
+                       hint="a zone is public, owner or hidden")
+        owner_at = next((at for f, at in vis if f == "owner"), None)
+        index_known = zone["index"] in (None, "player") or zone["index"] in self.components
+        if owner_at and zone["index"] != "player" and index_known:
+            self.error(InvalidDeclaration, f"zone '{zone['name']}' has no owner to see it", owner_at,
+                       hint=f"write 'zone {zone['name']} of each player: …' or make it public or hidden")
+        vis = [f for f, _ in vis]
         zone["visibility"] = vis[0] if vis else "public"
         zone["ordered"] = "ordered" in zone["flags"]
         self.zones[zone["name"]] = zone
@@ -307,8 +364,10 @@ class Checker:
     def _check_index(self, decl):
         idx = decl["index"]
         if idx is not None and idx != "player" and idx not in self.components:
-            self.error(UnknownName, f"'of each {idx}': unknown", decl["at"],
-                       hint=did_you_mean(idx, {"player"} | set(self.components)))
+            self.error(UnknownName, f"unknown index '{idx}' in 'of each {idx}'",
+                       decl.get("index_at") or decl["at"],
+                       hint=did_you_mean(idx, {"player"} | set(self.components))
+                       or "write 'of each player' or 'of each' a component type")
 
     def _declare_variable(self, var):
         if not self.declare(var["name"], "variable", var["name_at"]):
@@ -329,11 +388,47 @@ class Checker:
                 if seen_limit:
                     self.error(InvalidDeclaration, "an action has at most one limit", opt["at"])
                 seen_limit = True
+                if opt["times"] < 1:
+                    self.error(InvalidDeclaration, f"action '{a['name']}' is allowed {opt['times']} times: never",
+                               opt["at"], hint="a limit is 'once per …' or 'N times per …' with N at least 1")
                 if opt["scope"] not in LIMIT_SCOPES:
                     self.error(UnknownName, f"unknown limit scope '{opt['scope']}'", opt["scope_at"],
                                hint=did_you_mean(opt["scope"], LIMIT_SCOPES) or "use turn, round or game")
         if a["body"] is not None:
             self.block(a["body"], scope, context="action")
+
+    def _check_define_cycles(self):
+        """A define may use other defines, but never (through others) itself."""
+        uses = {name: {n["name"] if n["node"] == "name" else n["fn"]
+                       for n in walk(d["body"])
+                       if n["node"] in ("name", "call") and n.get("ref") == "define"}
+                for name, d in self.defines.items()}
+        reported = set()
+        for start in self.defines:
+            path, seen = [start], set()
+            stack = [(start, iter(sorted(uses[start])))]
+            while stack:
+                name, it = stack[-1]
+                nxt = next(it, None)
+                if nxt is None:
+                    stack.pop()
+                    path.pop()
+                    continue
+                if nxt == start:
+                    cycle = frozenset(path)
+                    if cycle not in reported:
+                        reported.add(cycle)
+                        loop = " -> ".join(path + [start])
+                        self.error(RecursiveDefinition, f"'{start}' is defined in terms of itself ({loop})",
+                                   self.defines[start]["name_at"],
+                                   hint="a define is a formula, not a loop: use an aggregate such as "
+                                        "sum(…) or count(…) instead")
+                    continue
+                if nxt in seen:
+                    continue
+                seen.add(nxt)
+                path.append(nxt)
+                stack.append((nxt, iter(sorted(uses[nxt]))))
 
     def _check_reachability(self, phases):
         reachable = set()
@@ -381,10 +476,11 @@ class Checker:
 
     def _check_scoring(self, scorings, ast):
         if len(scorings) > 1:
-            self.error(DuplicateName, "more than one scoring section", scorings[1]["at"])
+            self.error(DuplicateName, "more than one 'scoring' section", scorings[1]["at"],
+                       hint=f"the first is at line {scorings[0]['at'][0]}")
         out = {"score": None, "tie_break": [], "winners": None}
         if not scorings:
-            self.error(InvalidDeclaration, "the rulebook has no scoring section", ast["at"],
+            self.error(InvalidDeclaration, "the rulebook has no 'scoring' section", ast["at"],
                        hint="add 'scoring' with at least 'score = …'")
             return out
         for part in scorings[0]["parts"]:
@@ -404,14 +500,16 @@ class Checker:
         return out
 
     # -- statements ----------------------------------------------------------
-    def block(self, block, scope: set, context: str):
+    def block(self, block, scope: set, context: str, top: bool = True):
+        """Check a block's statements. ``top`` is false for nested blocks
+        (the body of an 'if', a loop, a turn), where 'requires' is never allowed."""
         scope = set(scope)
         for i, stmt in enumerate(block["stmts"]):
             kind = stmt["node"]
             method = getattr(self, "stmt_" + kind)
-            if kind == "requires" and (context != "action" or i != 0):
+            if kind == "requires" and (context != "action" or i != 0 or not top):
                 self.error(InvalidDeclaration, "'requires' is allowed only as the first line of an action",
-                           stmt["at"])
+                           stmt["at"], hint="move the condition to the action's first line")
             added = method(stmt, scope, context)
             if added:
                 scope.add(added)
@@ -445,25 +543,25 @@ class Checker:
 
     def stmt_if(self, s, scope, ctx):
         self.expr(s["cond"], scope)
-        self.block(s["then"], scope, ctx)
+        self.block(s["then"], scope, ctx, top=False)
         if s["otherwise"] is not None:
-            self.block(s["otherwise"], scope, ctx)
+            self.block(s["otherwise"], scope, ctx, top=False)
 
     def stmt_for_each(self, s, scope, ctx):
         self.expr(s["source"], scope)
-        self.block(s["body"], scope | {s["var"]}, ctx)
+        self.block(s["body"], scope | {s["var"]}, ctx, top=False)
 
     def stmt_repeat_times(self, s, scope, ctx):
         self.expr(s["count"], scope)
-        self.block(s["body"], scope, ctx)
+        self.block(s["body"], scope, ctx, top=False)
 
     def stmt_repeat_until(self, s, scope, ctx):
         self.expr(s["cond"], scope)
-        self.block(s["body"], scope, ctx)
+        self.block(s["body"], scope, ctx, top=False)
 
     def stmt_turn(self, s, scope, ctx):
         self.expr(s["player"], scope)
-        self.block(s["body"], scope, ctx)
+        self.block(s["body"], scope, ctx, top=False)
 
     def stmt_take_action(self, s, scope, ctx):
         self.expr(s["player"], scope)
@@ -518,6 +616,9 @@ class Checker:
     def assign_target(self, e, scope):
         self.expr(e, scope)
         if e["node"] == "attribute":
+            if e["attr"] in self.attributes and e["attr"] not in self.has_attributes:
+                self.error(WrongType, f"'{e['attr']}' is fixed by its component table and cannot change",
+                           e["attr_at"], hint=f"declare it with 'has {e['attr']}: TYPE' to let the rules set it")
             return
         if e["node"] in ("name", "call") and e.get("ref") in ("variable", None):
             return
@@ -546,13 +647,15 @@ class Checker:
             kind = self.globals[n]
             e["ref"] = kind
             if kind == "zone" and self.zones.get(n, {}).get("index"):
-                self.error(WrongArity, f"zone '{n}' is one per {self.zones[n]['index']}: write {n}(…)",
-                           e["at"])
+                self.error(WrongArity, f"zone '{n}' is one per {self.zones[n]['index']}", e["at"],
+                           hint=f"write {n}(…) to say whose")
             elif kind == "variable" and self.variables.get(n, {}).get("index"):
-                self.error(WrongArity, f"variable '{n}' is one per {self.variables[n]['index']}: write {n}(…)",
-                           e["at"])
+                self.error(WrongArity, f"variable '{n}' is one per {self.variables[n]['index']}", e["at"],
+                           hint=f"write {n}(…) to say whose")
             elif kind == "define" and self.defines[n]["params"]:
-                self.error(WrongArity, f"'{n}' takes {len(self.defines[n]['params'])} argument(s)", e["at"])
+                params = self.defines[n]["params"]
+                self.error(WrongArity, f"'{n}' takes {_arguments(len(params))}, got none", e["at"],
+                           hint=f"write {n}({', '.join(params)})")
         elif n in self.symbols:
             e["node"] = "symbol"
             e["value"] = e.pop("name")
@@ -570,21 +673,28 @@ class Checker:
             e["ref"] = kind
             want = 1 if decl["index"] else 0
             if len(args) != want:
-                self.error(WrongArity, f"{kind} '{fn}' takes {want} argument(s), got {len(args)}",
-                           e["at"], hint=f"'{fn}' is one per {decl['index']}" if want else f"write just '{fn}'")
+                self.error(WrongArity, f"{kind} '{fn}' takes {_arguments(want)}, got {len(args)}",
+                           e["at"], hint=f"'{fn}' is one per {decl['index']}: write {fn}(…)" if want
+                           else f"write just '{fn}'")
         elif kind == "define":
             e["ref"] = "define"
             want = len(self.defines[fn]["params"] or ())
             if len(args) != want:
-                self.error(WrongArity, f"'{fn}' takes {want} argument(s), got {len(args)}", e["at"])
+                self.error(WrongArity, f"'{fn}' takes {_arguments(want)}, got {len(args)}", e["at"],
+                           hint=f"define {fn}({', '.join(self.defines[fn]['params'] or ())})")
         elif fn in FUNCTIONS:
             e["ref"] = "builtin"
             b = FUNCTIONS[fn]
             if not b.min_args <= len(args) <= b.max_args:
-                want = str(b.min_args) if b.min_args == b.max_args else f"{b.min_args} to {b.max_args}"
-                self.error(WrongArity, f"'{fn}' takes {want} argument(s), got {len(args)}", e["at"])
+                want = (_arguments(b.min_args) if b.min_args == b.max_args
+                        else f"{b.min_args} to {b.max_args} arguments")
+                self.error(WrongArity, f"'{fn}' takes {want}, got {len(args)}", e["at"], hint=b.doc)
         elif fn in AGGREGATES:
-            self.error(WrongArity, f"'{fn}' is written {fn}(x in COLLECTION where …)", e["at"])
+            self.error(WrongArity, f"'{fn}' is written {fn}(x in COLLECTION where …)", e["at"],
+                       hint=AGGREGATES[fn])
+        elif kind is not None:
+            self.error(WrongType, f"'{fn}' is a {kind.replace('_', ' ')}, not a function", e["fn_at"],
+                       hint=f"write just '{fn}'")
         else:
             known = set(FUNCTIONS) | {n for n, k in self.globals.items() if k in ("zone", "variable", "define")}
             self.error(UnknownName, f"unknown function '{fn}'", e["fn_at"], hint=did_you_mean(fn, known))
@@ -609,7 +719,7 @@ class Checker:
 
     def expr_attribute(self, e, scope):
         self.expr(e["target"], scope)
-        if e["attr"] not in self.attributes:
+        if e["attr"] not in self.attributes and self.attributes_known:
             self.error(UnknownName, f"no component has an attribute '{e['attr']}'", e["attr_at"],
                        hint=did_you_mean(e["attr"], self.attributes))
 
@@ -627,6 +737,14 @@ class Checker:
         self.expr(e["operand"], scope)
 
     expr_negate = expr_not
+
+
+def _values(k: int) -> str:
+    return "1 value" if k == 1 else f"{k} values"
+
+
+def _arguments(k: int) -> str:
+    return "1 argument" if k == 1 else f"{k} arguments"
 
 
 def check(ast: dict, filename: str, base_dir: Path) -> dict:

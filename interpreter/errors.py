@@ -89,6 +89,10 @@ class InvalidDeclaration(RulebookError):
     code = "rulebook/invalid"
 
 
+class RecursiveDefinition(RulebookError):
+    code = "rulebook/recursion"
+
+
 class SchemaViolation(RulebookError):
     code = "rulebook/schema"
 

@@ -12,6 +12,7 @@ position and what was expected.
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
@@ -24,7 +25,24 @@ from .errors import Span, SyntaxErrorInRulebook
 GRAMMAR_DIR = Path(__file__).resolve().parent.parent / "grammar"
 
 
+class IndentationProblem(Exception):
+    """Raised by the indenter, which knows where the offending line is."""
+
+    def __init__(self, message, line, column, hint):
+        super().__init__(message)
+        self.message, self.line, self.column, self.hint = message, line, column, hint
+
+
 class _RulebookIndenter(Indenter):
+    """Lark's indenter, made to report *where* indentation goes wrong.
+
+    Besides the position of a dedent that matches no open block, it rejects
+    indentation whose meaning depends on the width of a tab (Python's
+    TabError rule: compare with tabs as 8 and as 1 column; the two must
+    agree), and it leaves an unmatched ')' or ']' to the parser instead of
+    failing an assertion.
+    """
+
     NL_type = "_NL"
     OPEN_PAREN_types = ["LPAR", "LSQB"]
     CLOSE_PAREN_types = ["RPAR", "RSQB"]
@@ -32,12 +50,78 @@ class _RulebookIndenter(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 8
 
+    def process(self, stream):
+        self.narrow_level = [0]
+        return super().process(stream)
+
+    def handle_NL(self, token: Token):
+        if self.paren_level > 0:
+            return
+        indent_str = token.rsplit("\n", 1)[1]
+        line, column = token.end_line, len(indent_str) + 1
+        wide = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+        narrow = len(indent_str)
+        if any(_sign(wide - w) != _sign(narrow - n)
+               for w, n in zip(self.indent_level, self.narrow_level)):
+            raise IndentationProblem(
+                "indentation mixes tabs and spaces", line, 1,
+                "indent with spaces only (or with tabs only)")
+        if wide < self.indent_level[-1] and wide not in self.indent_level:
+            raise IndentationProblem(
+                "this line's indentation matches no enclosing block", line, column,
+                "line it up with an enclosing block: indent by "
+                + " or ".join(str(n) for n in self.indent_level if n < self.indent_level[-1])
+                + " columns")
+        yield token
+        if wide > self.indent_level[-1]:
+            self.indent_level.append(wide)
+            self.narrow_level.append(narrow)
+            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
+            return
+        while wide < self.indent_level[-1]:
+            self.indent_level.pop()
+            self.narrow_level.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
+
+    def _process(self, stream):
+        token = None
+        for token in stream:
+            if token.type == self.NL_type:
+                yield from self.handle_NL(token)
+            else:
+                yield token
+            if token.type in self.OPEN_PAREN_types:
+                self.paren_level += 1
+            elif token.type in self.CLOSE_PAREN_types and self.paren_level > 0:
+                self.paren_level -= 1
+        while len(self.indent_level) > 1:
+            self.indent_level.pop()
+            yield (Token.new_borrow_pos(self.DEDENT_type, "", token) if token
+                   else Token(self.DEDENT_type, "", 0, 0, 0, 0, 0, 0))
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
 
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
+    """The LALR parser. ``strict`` makes Lark prove that no two terminals can
+    collide, which takes most of a second; ``cache`` keeps the built tables
+    in the temp folder (keyed by grammar and options), so only the first
+    run after a grammar change pays for it."""
     text = (GRAMMAR_DIR / "rulebook.lark").read_text(encoding="utf-8")
     return Lark(text, parser="lalr", postlex=_RulebookIndenter(), strict=True,
-                propagate_positions=True, maybe_placeholders=True)
+                propagate_positions=_takes_room, maybe_placeholders=True, cache=True)
+
+
+_LAYOUT_TOKENS = frozenset({"_NL", "_INDENT", "_DEDENT"})
+
+
+def _takes_room(child) -> bool:
+    """Spans end at the last token of a node, not at the newline (and the
+    comment and indentation) after it."""
+    return not (isinstance(child, Token) and child.type in _LAYOUT_TOKENS)
 
 
 def _at(meta) -> list:
@@ -119,17 +203,19 @@ class _ToAst(Transformer):
     def zone_decl(self, meta, c):
         name, index, kind, flags = c[0], c[1], c[2], c[3:]
         return _node("zone", meta, name=str(name), name_at=_tok_at(name),
-                     index=index, of=str(kind), of_at=_tok_at(kind),
+                     index=_name(index), index_at=_tok_at(index) if index else None,
+                     of=str(kind), of_at=_tok_at(kind),
                      flags=[str(f) for f in flags],
                      flags_at=[_tok_at(f) for f in flags])
 
     def zone_index(self, meta, c):
-        return str(c[0])
+        return c[0]
 
     def variable_decl(self, meta, c):
         name, index, type_, default = c
         return _node("variable", meta, name=str(name), name_at=_tok_at(name),
-                     index=index, type=str(type_), type_at=_tok_at(type_),
+                     index=_name(index), index_at=_tok_at(index) if index else None,
+                     type=str(type_), type_at=_tok_at(type_),
                      default=default)
 
     def define_decl(self, meta, c):
@@ -352,49 +438,207 @@ def parse(text: str, filename: str = "<rulebook>") -> dict:
         tree = parser().parse(text)
     except UnexpectedInput as e:
         raise _syntax_error(e, text, filename) from None
-    except DedentError as e:
-        line = _last_line(text)
-        raise SyntaxErrorInRulebook(
-            f"inconsistent indentation: {e}", Span(filename, line, 1),
-            hint="indent each block by the same amount as its first line") from None
+    except IndentationProblem as e:
+        raise SyntaxErrorInRulebook(e.message, Span(filename, e.line, e.column, e.line, e.column + 1),
+                                    hint=e.hint) from None
+    except DedentError as e:   # not raised by our indenter; kept as a safety net
+        line, column = _end_of_text(text)
+        raise SyntaxErrorInRulebook(f"inconsistent indentation: {e}",
+                                    Span(filename, line, column)) from None
     return _ToAst().transform(tree)
 
 
-def _last_line(text: str) -> int:
-    return max(1, text.count("\n"))
+# -- syntax errors -------------------------------------------------------------
+#
+# Lark tells us the parser state, the offending token and the expected
+# terminals. The message names the offending input and what was expected;
+# the hint, when there is one, says how the line is usually written. Hints
+# come from example mistakes (matched by parser state, Lark's
+# `match_examples`) and from a few hand-written checks.
+
+_EXAMPLES = [
+    ("a zone or variable kept per player is written 'NAME of each player: TYPE'",
+     ["zone hand each player: card\n", "variable score each player: number\n"]),
+    ("put ':' between the name and what it holds: 'zone deck: card, hidden'",
+     ["zone deck card\n", "zone hand of each player card\n"]),
+    ("a variable has a type: 'variable NAME: number = 0'",
+     ["variable total = 0\n", "variable total\n"]),
+    ("a component's value is written 'has NAME: TYPE = DEFAULT'",
+     ["component c\n  has owner = none\n", "component c\n  has owner\n"]),
+    ("write 'players N' or 'players N to M' with whole numbers",
+     ["players two\n", "players 2 - 4\n", "players 2-4\n"]),
+    ("the title is a quoted string: game \"My Game\"",
+     ["game Hanamikoji\n"]),
+    ("an option is written 'option NAME = DEFAULT' or 'option NAME = DEFAULT one of [A, B]'",
+     ["option variant\n", "option variant one of [a, b]\n"]),
+    ("a player-count table starts with 'by players' on its own line",
+     ["by player\n", "by players:\n"]),
+]
+
+_BLOCK_OPENERS = ("setup", "phase", "action", "scoring", "if", "else", "for", "repeat",
+                  "turn", "by", "component")
 
 
 def _syntax_error(e: UnexpectedInput, text: str, filename: str) -> SyntaxErrorInRulebook:
-    line, column = getattr(e, "line", 0) or 0, getattr(e, "column", 0) or 0
+    lines = text.split("\n")
     if isinstance(e, UnexpectedCharacters):
+        line, column = e.line, e.column
         char = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
+        span = Span(filename, line, column, line, column + 1)
+        if char == '"':
+            return SyntaxErrorInRulebook("unterminated string", span,
+                                         hint="a string ends with '\"' on the same line")
+        hint = _bracket_hint(text, e.pos_in_stream, line) or \
+            "names use letters, digits and '_'; strings use double quotes"
+        if char == "!":
+            hint = "write 'not' to negate and '!=' for 'is not equal to'"
+        elif char == "&":
+            hint = "write 'and' and 'or'"
+        return SyntaxErrorInRulebook(f"unexpected character {char!r}", span, hint=hint)
+
+    expected = getattr(e, "accepts", None) or getattr(e, "expected", None) or ()
+    expected = {t for t in expected if not t.startswith("__")}
+    tok = getattr(e, "token", None)
+    if isinstance(e, UnexpectedEOF) or tok is None or tok.type == "$END":
+        line, column = _end_of_text(text)
         return SyntaxErrorInRulebook(
-            f"unexpected character {char!r}", Span(filename, line, column, line, column + 1),
-            hint="names use letters, digits and '_'; strings use double quotes")
-    expected = sorted({_describe(t) for t in getattr(e, "expected", ()) or ()
-                       if not t.startswith("__")})
-    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
-        line = _last_line(text)
-        return SyntaxErrorInRulebook("unexpected end of file", Span(filename, line, 1),
-                                     hint=_expected_hint(expected))
-    tok = e.token
+            "unexpected end of file" + _expected_text(expected), Span(filename, line, column),
+            hint=_bracket_hint(text, len(text), line + 1))
     if tok.type == "_NL":
-        shown = "end of line"
-        line, column = tok.line, tok.column
+        shown, line, column, width = "end of line", tok.line, tok.column, 1
     elif tok.type in ("_INDENT", "_DEDENT"):
-        shown = "indentation"
-        line, column = (tok.line or line), 1
+        shown, line, column, width = "indentation", tok.end_line, tok.end_column, 1
+        if not tok.end_line:      # a closing dedent at the end of the file
+            line, column = _end_of_text(text)
     else:
-        shown = repr(str(tok))
-    width = len(str(tok)) if tok.type not in ("_NL", "_INDENT", "_DEDENT") else 1
+        shown, line, column, width = repr(str(tok)), tok.line, tok.column, max(1, len(str(tok)))
+    hint = (_hint_by_example(e)
+            or _hand_written_hint(tok, expected, lines, line)
+            or _bracket_hint(text, tok.start_pos or 0, line))
     return SyntaxErrorInRulebook(
-        f"unexpected {shown}", Span(filename, line or 1, column or 1, line or 1, (column or 1) + width),
-        hint=_expected_hint(expected))
+        f"unexpected {shown}" + _expected_text(expected),
+        Span(filename, line, column, line, column + width), hint=hint)
 
 
-def _expected_hint(expected) -> str | None:
-    if not expected:
+def _hint_by_example(e) -> str | None:
+    """The hint of the example mistake that fails in the same parser state,
+    preferring one that fails on the same token. Like Lark's
+    `match_examples`, but keyed by the LALR state alone: Lark also compares
+    the depth of the parse stack, which changes with the number of
+    declarations above the mistake, so its matches would depend on them."""
+    state = getattr(getattr(e, "state", None), "position", None)
+    if state is None:
         return None
-    if len(expected) > 8:
-        expected = expected[:8] + ["…"]
-    return "expected " + ", ".join(expected)
+    same_state = None
+    for hint, position, token in _example_failures():
+        if position == state:
+            if token == str(e.token):
+                return hint
+            same_state = same_state or hint
+    return same_state
+
+
+@functools.lru_cache(maxsize=1)
+def _example_failures() -> list:
+    out = []
+    for hint, examples in _EXAMPLES:
+        for example in examples:
+            try:
+                parser().parse(example)
+            except UnexpectedToken as e:
+                out.append((hint, e.state.position, str(e.token)))
+            except (UnexpectedInput, IndentationProblem):
+                pass
+    return out
+
+
+def _hand_written_hint(tok, expected, lines, line) -> str | None:
+    source_line = lines[line - 1] if 0 < line <= len(lines) else ""
+    code = source_line.split("#", 1)[0]
+    words = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code)
+    first = words[0] if words else ""
+    value = str(tok)
+    if tok.type == "_INDENT":
+        return "this line is indented more than the line before it, which does not open a block"
+    if expected == {"_INDENT"}:
+        opener = _previous_code_line(lines, line)
+        return f"indent the lines under '{opener}' more than that line"
+    if value == ":" and first in _BLOCK_OPENERS and code.rstrip().endswith(":"):
+        return "no ':' at the end of a line that opens a block; its lines follow, indented"
+    if value == "=" and code[max(0, tok.column - 2):tok.column - 1] == "=":
+        return "give a value with a single '=' ('==' compares)"
+    if value == "=" and ("COMPARE" in expected or first in ("if", "requires", "repeat", "else")):
+        return "compare with '=='; a single '=' gives a value (set x = …)"
+    if first == "set" and "==" in code and "EQUAL" in expected:
+        return "give a value with a single '=' ('==' compares)"
+    if value in ("take", "take_an_action") or (value == "may" and "TAKE_VERB" in expected):
+        return "write 'P takes an action' or 'P may take an action'"
+    if value in (")", "]") and code.count(value) > code.count("(" if value == ")" else "["):
+        return f"this '{value}' closes nothing: there is one too many on this line"
+    if first == "for" and "EACH" in expected:
+        return "write 'for each NAME in COLLECTION'"
+    if first in ("elif", "elseif"):
+        return "write 'else if CONDITION'"
+    return None
+
+
+def _previous_code_line(lines, line) -> str:
+    for number in range(line - 1, 0, -1):
+        code = lines[number - 1].split("#", 1)[0].strip()
+        if code:
+            return code
+    return ""
+
+
+def _bracket_hint(text: str, upto: int, error_line: int) -> str | None:
+    """Name a bracket left open on an earlier line (newlines inside brackets
+    are joined, so the error shows up far from the real mistake)."""
+    stack = []
+    line, column, i = 1, 1, 0
+    while i < upto and i < len(text):
+        ch = text[i]
+        if ch == "#":
+            while i < len(text) and text[i] != "\n":
+                i += 1
+            continue
+        if ch == '"':
+            end = text.find('"', i + 1)
+            nl = text.find("\n", i + 1)
+            if end != -1 and (nl == -1 or end < nl):
+                column += end - i + 1
+                i = end + 1
+                continue
+        if ch in "([":
+            stack.append((ch, line, column))
+        elif ch in ")]" and stack:
+            stack.pop()
+        if ch == "\n":
+            line, column = line + 1, 1
+        else:
+            column += 1
+        i += 1
+    for ch, l, c in reversed(stack):
+        if l < error_line:
+            return f"the '{ch}' at line {l}, column {c} is never closed"
+    return None
+
+
+def _end_of_text(text: str) -> tuple[int, int]:
+    """Line and column just after the last thing written in the file."""
+    lines = text.split("\n")
+    for number in range(len(lines), 0, -1):
+        content = lines[number - 1].rstrip()
+        if content and not content.lstrip().startswith("#"):
+            return number, len(content) + 1
+    return 1, 1
+
+
+def _expected_text(expected) -> str:
+    words = sorted({_describe(t) for t in expected})
+    if not words:
+        return ""
+    if len(words) > 6:
+        words = words[:6] + ["…"]
+    if len(words) == 1:
+        return f"; expected {words[0]}"
+    return "; expected " + ", ".join(words[:-1]) + " or " + words[-1]
