@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import statements as st
+from .errors import RulebookErrors
 from .choices import key_function
 from .expressions import Compiled, ExprCompiler
 from .layout import ANY, PLAYER, Layout, build_layout, elem, list_of
@@ -261,7 +262,12 @@ class Compiler:
 
 
 def compile_program(ir: dict, n: int, options: dict) -> Program:
-    return Compiler(ir, n, options).program()
+    compiler = Compiler(ir, n, options)
+    program = compiler.program()
+    if compiler.ex.errors:
+        unique = {(str(e.span), e.message): e for e in compiler.ex.errors}
+        raise RulebookErrors(list(unique.values()))
+    return program
 
 
 __all__ = ["compile_program", "Program", "ANY"]

@@ -10,12 +10,14 @@ input untouched.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from dataclasses import dataclass
 
 from .compiler import Program, compile_program
-from .errors import (GameOver, IllegalAction, NotYourTurn, OptionError,
+from .errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleError,
+                     RulebookErrors,
                      SaveError, SaveMismatch, UnknownAction, did_you_mean)
 from .state import State, splitmix64, state_from_data
 from .statements import Action
@@ -76,6 +78,19 @@ class Game:
                 prog.machine.coverage = [0] * len(prog.machine.stmts)
         return prog
 
+    def compile_all(self) -> None:
+        """Compile for every player count now, so that type errors found
+        while compiling are reported when the rulebook is loaded."""
+        errors = {}
+        for n in range(self.min_players, self.max_players + 1):
+            try:
+                self.program(n)
+            except RulebookErrors as e:
+                for err in e.errors:
+                    errors[(str(err.span), err.message)] = err
+        if errors:
+            raise RulebookErrors(list(errors.values()))
+
     # -- rule coverage -----------------------------------------------------------
     _measuring = False
 
@@ -135,7 +150,8 @@ class Game:
         if cache is None:
             m = self.program(state.n).machine
             stmt, f = m.current_choice(state)
-            cache = state.cache = dict(stmt.options(m, state, f))
+            with running_rules(m, stmt.at):
+                cache = state.cache = dict(stmt.options(m, state, f))
         return cache
 
     def apply(self, state: State, action: Action) -> State:
@@ -163,20 +179,22 @@ class Game:
     def scores(self, state: State) -> tuple:
         """The rulebook's score of every player now (also before the end)."""
         prog = self.program(state.n)
-        return tuple(prog.score.fn(state, {"p": p}) for p in range(state.n))
+        with running_rules(prog.machine, prog.score.at):
+            return tuple(prog.score.fn(state, {"p": p}) for p in range(state.n))
 
     def outcome(self, state: State) -> Outcome | None:
         if not state.over:
             return None
         prog = self.program(state.n)
         players = list(range(state.n))
-        scores = tuple(prog.score.fn(state, {"p": p}) for p in players)
-        keys = {p: tuple(sign * c.fn(state, {"p": p}) for sign, c in prog.tie_break)
-                for p in players}
-        full = {p: (scores[p],) + keys[p] for p in players}
-        if prog.winners is not None:
-            winners = tuple(sorted(set(prog.winners.fn(state, {}) or ())))
-        else:
+        scores = self.scores(state)
+        with running_rules(prog.machine, prog.score.at):
+            keys = {p: tuple(sign * c.fn(state, {"p": p}) for sign, c in prog.tie_break)
+                    for p in players}
+            full = {p: (scores[p],) + keys[p] for p in players}
+            if prog.winners is not None:
+                winners = tuple(sorted(set(_as_list(prog.winners.fn(state, {})))))
+        if prog.winners is None:
             best = max(full.values())
             winners = tuple(p for p in players if full[p] == best)
         ranking = tuple(sorted(players, key=lambda p: (p not in winners, _neg(full[p]), p)))
@@ -251,6 +269,25 @@ class Game:
             stmt, _ = prog.machine.current_choice(s)
             if not getattr(stmt, "suspends", False):
                 raise SaveError("the save file is damaged: the flow is not at a decision")
+
+
+@contextlib.contextmanager
+def running_rules(machine, at):
+    """Python errors raised by a formula become rule/runtime errors at `at`."""
+    try:
+        yield
+    except RuleError as e:
+        if e.span is None:
+            e.span = machine.span(at)
+        raise
+    except (TypeError, KeyError, IndexError, ValueError, AttributeError) as e:
+        raise RuleError(f"the rules failed while evaluating: {e}", machine.span(at)) from None
+
+
+def _as_list(value) -> list:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
 def _text_key(text: str):

@@ -14,7 +14,7 @@ that change zones copy them first.
 from __future__ import annotations
 
 from .builtins import FUNCTIONS
-from .errors import RuleError
+from .errors import RuleError, Span, WrongType
 from .layout import (ANY, BOOL, NONE, NUMBER, PLAYER, SYMBOL, Layout,
                      comp_type, elem, is_comp, list_of)
 
@@ -38,6 +38,13 @@ class ExprCompiler:
         self.defines = {d["name"]: d for d in ir["defines"]}
         self.compiled_defines: dict = {}
         self.define_types: dict = {}
+        self.errors: list = []      # type errors found while compiling, reported together
+
+    def _columns(self, kind) -> set:
+        for comp in self.ir["components"]:
+            if comp["name"] == kind:
+                return {c for c in comp["columns"] if c != "copies"} | {h["name"] for h in comp["has"]}
+        return set()
 
     def compile(self, e: dict, scope: dict) -> Compiled:
         """scope: local name -> type."""
@@ -164,6 +171,22 @@ class ExprCompiler:
     def e_attribute(self, e, scope):
         target = self.compile(e["target"], scope)
         tf, attr, lay = target.fn, e["attr"], self.lay
+        if target.type in (PLAYER, NUMBER, BOOL, SYMBOL, NONE) or target.type.startswith("list:"):
+            what = "a list" if target.type.startswith("list:") else f"a {target.type}"
+            self.errors.append(WrongType(
+                f"'.{attr}' reads a component's attribute, but this is {what}",
+                Span(self.ir["file"], *e["at"]),
+                hint="attributes belong to components: c.charm, g.favour"))
+        elif is_comp(target.type) and target.type != comp_type(None):
+            kind = target.type[5:]
+            first, count = lay.types[kind]
+            has_it = any(lay.static.get(attr, [None] * lay.ncomponents)[c] is not None
+                         or lay.has.get(attr, [-1] * lay.ncomponents)[c] >= 0
+                         for c in range(first, first + count))
+            if count and not has_it and attr not in self._columns(kind):
+                self.errors.append(WrongType(
+                    f"a {kind} has no attribute '{attr}'", Span(self.ir["file"], *e["at"]),
+                    hint=f"{kind} has: {', '.join(sorted(self._columns(kind))) or 'no attributes'}"))
         static = lay.static.get(attr)
         has = lay.has.get(attr)
         if has is None:

@@ -69,4 +69,6 @@ def load_ir(name_or_path: str) -> tuple[dict, Path]:
 def load_rulebook(name_or_path, options: dict | None = None) -> Game:
     """Load, check and prepare a rulebook; raises RulebookErrors."""
     ir, path = load_ir(str(name_or_path))
-    return Game(ir, options, str(path))
+    game = Game(ir, options, str(path))
+    game.compile_all()
+    return game

@@ -54,6 +54,11 @@ class Machine:
         self.described: list = []      # sid -> (IR kind, span, context)
         self.coverage: list | None = None   # sid -> times reached, when measuring
         self.action_counts: dict = {}       # action name -> times taken, when measuring
+        # zone instance -> the id range of the component type it holds
+        self.zone_range = []
+        for slot, _ in lay.zone_list:
+            first, count = lay.types.get(slot.of, (0, 0))
+            self.zone_range.append((first, first + count))
 
     def new_block(self, end) -> Block:
         b = Block(len(self.blocks), [], end)
@@ -156,10 +161,16 @@ def _flatten(v):
     return [] if v is None else [v]
 
 
-def move_components(s, cids, dest: int) -> None:
+def move_components(m, s, cids, dest: int) -> None:
     zones, loc, revealed = s.zones, s.loc, s.revealed
     target = zones[dest]
+    low, high = m.zone_range[dest]
     for c in cids:
+        if not (isinstance(c, int) and low <= c < high):
+            slot = m.lay.zone_list[dest][0]
+            shown = m.lay.display[c] if isinstance(c, int) and 0 <= c < len(loc) else repr(c)
+            raise RuleError(f"cannot put {shown} into zone '{slot.name}', which holds {slot.of}",
+                            hint="a zone holds components of the type it is declared with")
         where = loc[c]
         if where >= 0:
             zones[where].remove(c)
@@ -176,7 +187,7 @@ class Move(Stmt):
 
     def run(self, m, s, f):
         env = f[2]
-        move_components(s, _flatten(self.what(s, env)), self.to(s, env))
+        move_components(m, s, _flatten(self.what(s, env)), self.to(s, env))
 
 
 class Deal(Stmt):
@@ -190,7 +201,7 @@ class Deal(Stmt):
         k = self.count(s, env)
         src = s.zones[self.source(s, env)]
         take = src[max(0, len(src) - k):][::-1] if k > 0 else []
-        move_components(s, take, self.to(s, env))
+        move_components(m, s, take, self.to(s, env))
 
 
 class Shuffle(Stmt):
