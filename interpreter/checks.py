@@ -10,6 +10,7 @@ the IR: plain JSON-compatible data with spans, validated next against
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Iterable
 
@@ -21,6 +22,7 @@ from .errors import (DuplicateName, InvalidDeclaration, PlayerCountNotCovered,
                      did_you_mean)
 
 IR_FORMAT = "rulebook-ir/1"
+PASS = "pass"          # the action 'may take an action' adds (statements.PASS)
 ZONE_FLAGS = {"public", "owner", "hidden", "ordered"}
 VALUE_TYPES = {"number", "bool", "player", "symbol"}
 LIMIT_SCOPES = {"turn", "round", "game"}
@@ -42,6 +44,9 @@ class Checker:
         self.attributes: set[str] = set()
         self.has_attributes: set[str] = set()
         self.attributes_known = True   # false when a data file could not be read
+        # Where formulas are read without changing the state (a define, the
+        # scoring, a 'requires', a choice): no drawing from the generator there.
+        self.pure: str | None = None
         self.actions: dict[str, dict] = {}
         self.phases: dict[str, dict] = {}
         self.symbols: set[str] = set()
@@ -121,7 +126,11 @@ class Checker:
         # actions and phases have names of their own: they never appear in formulas
         for kind, table in (("action", self.actions), ("phase", self.phases)):
             for decl in by_kind.get(kind, []):
-                if decl["name"] in table:
+                if kind == "action" and decl["name"] == PASS:
+                    self.error(DuplicateName, f"'{PASS}' is the action a player takes to pass",
+                               decl["name_at"], hint="'P may take an action' offers it; name this one "
+                                                     "differently, for example 'pass_turn'")
+                elif decl["name"] in table:
                     self.error(DuplicateName, f"{kind} '{decl['name']}' is already defined",
                                decl["name_at"],
                                hint=f"it was first defined at line {table[decl['name']]['at'][0]}")
@@ -137,7 +146,8 @@ class Checker:
             if var["default"] is not None:
                 self.expr(var["default"], set())
         for d in self.defines.values():
-            self.expr(d["body"], set(d["params"] or ()))
+            with self.reading("a define"):
+                self.expr(d["body"], set(d["params"] or ()))
         self._check_define_cycles()
         setups = by_kind.get("setup", [])
         if len(setups) > 1:
@@ -152,8 +162,9 @@ class Checker:
         if not self.phases:
             self.error(InvalidDeclaration, "the rulebook has no phase", ast["at"],
                        hint="write at least one 'phase NAME' with the steps of play")
-        self._check_reachability(by_kind.get("phase", []))
-        scoring = self._check_scoring(by_kind.get("scoring", []), ast)
+        self._check_reachability(by_kind.get("phase", []), setups[0]["body"] if setups else None)
+        with self.reading("the scoring"):
+            scoring = self._check_scoring(by_kind.get("scoring", []), ast)
 
         if self.errors:
             raise RulebookErrors(self.errors)
@@ -194,6 +205,8 @@ class Checker:
         if opt["choices"] is not None:
             values = []
             for c in opt["choices"]:
+                if c["node"] == "negate" and c["operand"]["node"] == "number":
+                    c["node"], c["value"] = "number", -c.pop("operand")["value"]
                 if c["node"] == "name":
                     c["node"] = "symbol"
                     c["value"] = c.pop("name")
@@ -215,6 +228,10 @@ class Checker:
         rows = comp.pop("rows")
         if comp["source"] is not None:
             src = comp["source"]
+            if rows:
+                self.error(InvalidDeclaration,
+                           f"component '{name}' is read from '{src['file']}': a table here would be ignored",
+                           rows[0]["at"], hint="keep every row in the data file")
             try:
                 header, body = datafiles.load_component_rows(self.base_dir / src["file"], src["file"])
             except RulebookErrors as e:
@@ -430,13 +447,20 @@ class Checker:
                 path.append(nxt)
                 stack.append((nxt, iter(sorted(uses[nxt]))))
 
-    def _check_reachability(self, phases):
+    def _check_reachability(self, phases, setup):
+        """Play starts after the setup: in the first phase, unless the setup
+        always jumps elsewhere; a phase leads to the phases it goes to, and
+        to the next one unless it always leaves by 'go to' or 'end game'."""
         reachable = set()
         if not phases:
             return
         jumps = {ph["name"]: self._jumps(ph["body"]) for ph in phases}
         falls = {ph["name"]: not self._always_leaves(ph["body"]) for ph in phases}
-        work = [phases[0]["name"]]
+        work = []
+        if setup is None or not self._always_leaves(setup):
+            work.append(phases[0]["name"])
+        if setup is not None:
+            work.extend(self._jumps(setup))
         order = [ph["name"] for ph in phases]
         while work:
             name = work.pop()
@@ -447,10 +471,12 @@ class Checker:
             i = order.index(name)
             if falls[name] and i + 1 < len(order):
                 work.append(order[i + 1])
-        for ph in phases:
+        for i, ph in enumerate(phases):
             if ph["name"] not in reachable:
+                before = ("the setup always jumps elsewhere" if i == 0
+                          else f"phase '{phases[i - 1]['name']}' before it never ends normally")
                 self.error(UnreachablePhase, f"phase '{ph['name']}' can never be reached", ph["name_at"],
-                           hint="no reachable phase goes to it, and the phase before it never ends normally")
+                           hint=f"nothing goes to it, and {before}")
 
     def _jumps(self, node) -> list:
         out = []
@@ -473,6 +499,14 @@ class Checker:
                 if self._always_leaves(stmt["then"]) and self._always_leaves(stmt["otherwise"]):
                     return True
         return False
+
+    @contextlib.contextmanager
+    def reading(self, where: str):
+        outer, self.pure = self.pure, self.pure or where
+        try:
+            yield
+        finally:
+            self.pure = outer
 
     def _check_scoring(self, scorings, ast):
         if len(scorings) > 1:
@@ -578,7 +612,8 @@ class Checker:
         return s["var"]
 
     def stmt_requires(self, s, scope, ctx):
-        self.expr(s["cond"], scope)
+        with self.reading("a 'requires' condition"):
+            self.expr(s["cond"], scope)
 
     def stmt_new_round(self, s, scope, ctx):
         pass
@@ -594,6 +629,10 @@ class Checker:
                        hint=did_you_mean(s["phase"], self.phases))
 
     def choice(self, c, scope, var):
+        with self.reading("a choice"):
+            self._choice(c, scope, var)
+
+    def _choice(self, c, scope, var):
         kind = c["node"]
         self.expr(c["source"], scope)
         if kind == "choose_one" and c["where"] is not None:
@@ -685,6 +724,10 @@ class Checker:
         elif fn in FUNCTIONS:
             e["ref"] = "builtin"
             b = FUNCTIONS[fn]
+            if b.random and self.pure:
+                self.error(InvalidDeclaration,
+                           f"'{fn}' draws from the game's random generator, which {self.pure} cannot do",
+                           e["fn_at"], hint=f"draw in a statement: let x = {fn}(…), then use x")
             if not b.min_args <= len(args) <= b.max_args:
                 want = (_arguments(b.min_args) if b.min_args == b.max_args
                         else f"{b.min_args} to {b.max_args} arguments")

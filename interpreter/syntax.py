@@ -18,7 +18,7 @@ from pathlib import Path
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF,
                              UnexpectedInput, UnexpectedToken)
-from lark.indenter import DedentError, Indenter
+from lark.indenter import Indenter
 
 from .errors import Span, SyntaxErrorInRulebook
 
@@ -150,6 +150,7 @@ _TERMINAL_WORDS = {
     "SIGNED_INT": "a number", "COMPARE": "a comparison", "VBAR": "'|'",
     "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','",
     "COLON": "':'", "EQUAL": "'='", "DOT": "'.'", "$END": "end of file",
+    "TAKE_VERB": "'takes' or 'may take'", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'",
 }
 
 
@@ -441,10 +442,6 @@ def parse(text: str, filename: str = "<rulebook>") -> dict:
     except IndentationProblem as e:
         raise SyntaxErrorInRulebook(e.message, Span(filename, e.line, e.column, e.line, e.column + 1),
                                     hint=e.hint) from None
-    except DedentError as e:   # not raised by our indenter; kept as a safety net
-        line, column = _end_of_text(text)
-        raise SyntaxErrorInRulebook(f"inconsistent indentation: {e}",
-                                    Span(filename, line, column)) from None
     return _ToAst().transform(tree)
 
 
@@ -571,7 +568,7 @@ def _hand_written_hint(tok, expected, lines, line) -> str | None:
         return "compare with '=='; a single '=' gives a value (set x = …)"
     if first == "set" and "==" in code and "EQUAL" in expected:
         return "give a value with a single '=' ('==' compares)"
-    if value in ("take", "take_an_action") or (value == "may" and "TAKE_VERB" in expected):
+    if value == "take" or (value == "may" and "TAKE_VERB" in expected):
         return "write 'P takes an action' or 'P may take an action'"
     if value in (")", "]") and code.count(value) > code.count("(" if value == ")" else "["):
         return f"this '{value}' closes nothing: there is one too many on this line"
