@@ -11,6 +11,7 @@ the IR: plain JSON-compatible data with spans, validated next against
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 from typing import Iterable
 
@@ -57,6 +58,11 @@ class Checker:
     def span(self, at, file=None) -> Span:
         file = file or self.file
         return Span(file, at[0], at[1], at[2], at[3]) if at and at[0] else Span(file, 1, 1)
+
+    def data_file(self, written: str | None) -> str | None:
+        """A data file named as the rulebook is named (both relative to the
+        same folder), so that file:line:column leads to it."""
+        return os.path.join(os.path.dirname(self.file), written) if written else None
 
     def error(self, cls, message, at, hint=None, file=None):
         """Record a problem; ``file`` names a data file when it is not the rulebook."""
@@ -233,7 +239,10 @@ class Checker:
                            f"component '{name}' is read from '{src['file']}': a table here would be ignored",
                            rows[0]["at"], hint="keep every row in the data file")
             try:
-                header, body = datafiles.load_component_rows(self.base_dir / src["file"], src["file"])
+                header, body = datafiles.load_component_rows(self.base_dir / src["file"],
+                                                             self.data_file(src["file"]))
+                for row in body:        # the IR names it as written: where the rules lie is no rule
+                    row["file"] = src["file"]
             except RulebookErrors as e:
                 self.errors.extend(e.errors)
                 header, body = [], []
@@ -281,11 +290,11 @@ class Checker:
                 inst = cell.get("value")
                 if cell["node"] != "symbol":
                     self.error(WrongType, "a component's name must be a plain name", cell["at"],
-                               file=row.get("file"))
+                               file=self.data_file(row.get("file")))
                 elif inst in self.instances or inst in self.globals:
                     first = self.declared_at.get(inst)
                     self.error(DuplicateName, f"'{inst}' is already defined", cell["at"],
-                               file=row.get("file"),
+                               file=self.data_file(row.get("file")),
                                hint=f"it was first defined at line {first[0]}" if first else None)
                 else:
                     self.instances[inst] = name
@@ -300,7 +309,7 @@ class Checker:
                 if col == "copies":
                     if cell["node"] != "number" or cell["value"] < 0:
                         self.error(WrongType, "'copies' must be a whole number", cell["at"],
-                                   file=row.get("file"))
+                                   file=self.data_file(row.get("file")))
                 elif cell["node"] == "symbol" and col != "name" and cell["value"] in self.instances:
                     cell["node"] = "component"
                 elif cell["node"] == "symbol" and col != "name":

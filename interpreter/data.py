@@ -55,6 +55,10 @@ def _mark(node) -> tuple[int, int]:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
+def _span(node) -> tuple[int, int, int, int]:
+    return _mark(node) + (node.end_mark.line + 1, node.end_mark.column + 1)
+
+
 def _construct_mapping(loader, node):
     seen = {}
     marks = {}
@@ -69,7 +73,7 @@ def _construct_mapping(loader, node):
                                 f"the key '{key}' appears twice", key_node.start_mark)
         seen[key] = True
         try:
-            marks[key] = _mark(value_node)
+            marks[key] = _span(value_node)
         except TypeError:
             pass
     mapping = yaml.SafeLoader.construct_mapping(loader, node, deep=True)
@@ -78,7 +82,7 @@ def _construct_mapping(loader, node):
 
 def _construct_sequence(loader, node):
     items = loader.construct_sequence(node, deep=True)
-    return _LocatedList(items, *_mark(node), [_mark(n) for n in node.value])
+    return _LocatedList(items, *_mark(node), [_span(n) for n in node.value])
 
 
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
@@ -114,9 +118,9 @@ def load_component_rows(path: Path, shown: str):
         path_in_doc = list(err.absolute_path)
         if not wrapped and path_in_doc[:1] == ["components"]:
             path_in_doc = path_in_doc[1:]
-        line, column = _position(doc, path_in_doc)
         where = "/".join(str(p) for p in err.absolute_path) or "(top)"
-        problems.append(DataFileError(f"{where}: {_short(err.message)}", Span(shown, line, column)))
+        problems.append(DataFileError(f"{where}: {_short(err.message)}",
+                                      Span(shown, *_position(doc, path_in_doc))))
     if problems:
         raise RulebookErrors(problems)
     records = document["components"]
@@ -131,7 +135,7 @@ def load_component_rows(path: Path, shown: str):
         marks = getattr(rec, "marks", {})
         cells = {}
         for col in columns:
-            where = list(marks[col]) + [0, 0] if col in marks else at
+            where = list(marks[col]) if col in marks else at
             if col == "copies" and col not in rec:
                 cells[col] = {"node": "number", "value": 1, "at": at}
             else:
@@ -140,9 +144,10 @@ def load_component_rows(path: Path, shown: str):
     return columns, rows
 
 
-def _position(doc, path) -> tuple[int, int]:
-    """Line and column of the value at a JSON path, or of the nearest container."""
-    node, line, column = doc, getattr(doc, "line", 1), getattr(doc, "column", 1)
+def _position(doc, path) -> tuple[int, int, int, int]:
+    """The span of the value at a JSON path, or where the nearest container starts."""
+    node = doc
+    span = (getattr(doc, "line", 1), getattr(doc, "column", 1), 0, 0)
     for part in path:
         marks = getattr(node, "marks", None)
         try:
@@ -150,11 +155,11 @@ def _position(doc, path) -> tuple[int, int]:
         except (KeyError, IndexError, TypeError):
             break
         if isinstance(marks, dict) and part in marks:
-            line, column = marks[part]
+            span = marks[part]
         elif isinstance(marks, list) and isinstance(part, int) and part < len(marks):
-            line, column = marks[part]
+            span = marks[part]
         node = child
-    return line, column
+    return span
 
 
 def _short(message: str, limit: int = 160) -> str:

@@ -21,6 +21,7 @@ the same verdict and errors as branch-by-branch evaluation, in half the time.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from typing import Callable
 
@@ -292,12 +293,13 @@ def _span_of(node):
 
 def _nearest_span(ir, path) -> tuple[str, list]:
     """The file and span of the deepest node on the path that has a span
-    ([1, 1, 1, 1] if none). Rows read from a data file name that file."""
+    ([1, 1, 1, 1] if none). Rows read from a data file name that file,
+    relative to the rulebook's folder."""
     file = ir.get("file") if isinstance(ir, dict) and isinstance(ir.get("file"), str) else "<rulebook>"
     node, best = ir, (file, [1, 1, 1, 1])
     for part in path:
         if isinstance(node, dict) and "cells" in node and isinstance(node.get("file"), str):
-            file = node["file"]
+            file = os.path.join(os.path.dirname(file), node["file"])
         at = _span_of(node)
         if at:
             best = (file, at)

@@ -310,7 +310,7 @@ def test_a_list_of_records(tmp_path):
     columns, rows = rows_of(tmp_path, "- name: T1\n  points: 2\n- name: T2\n  points: 3\n  copies: 2\n")
     assert columns == ["name", "points", "copies"]
     assert [r["cells"]["copies"]["value"] for r in rows] == [1, 2]
-    assert rows[1]["cells"]["points"] == {"node": "number", "value": 3, "at": [4, 11, 0, 0]}
+    assert rows[1]["cells"]["points"] == {"node": "number", "value": 3, "at": [4, 11, 4, 12]}
     assert rows[0]["file"] == "tiles.yaml"
 
 
