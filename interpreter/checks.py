@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterable
 
 from . import data as datafiles
+from . import flow
 from .builtins import AGGREGATES, CONSTANTS, FUNCTIONS
 from .errors import (DuplicateName, InvalidDeclaration, PlayerCountNotCovered,
                      RecursiveDefinition, RulebookError, RulebookErrors, Span,
@@ -429,85 +430,20 @@ class Checker:
                        for n in walk(d["body"])
                        if n["node"] in ("name", "call") and n.get("ref") == "define"}
                 for name, d in self.defines.items()}
-        reported = set()
-        for start in self.defines:
-            path, seen = [start], set()
-            stack = [(start, iter(sorted(uses[start])))]
-            while stack:
-                name, it = stack[-1]
-                nxt = next(it, None)
-                if nxt is None:
-                    stack.pop()
-                    path.pop()
-                    continue
-                if nxt == start:
-                    cycle = frozenset(path)
-                    if cycle not in reported:
-                        reported.add(cycle)
-                        loop = " -> ".join(path + [start])
-                        self.error(RecursiveDefinition, f"'{start}' is defined in terms of itself ({loop})",
-                                   self.defines[start]["name_at"],
-                                   hint="a define is a formula, not a loop: use an aggregate such as "
-                                        "sum(…) or count(…) instead")
-                    continue
-                if nxt in seen:
-                    continue
-                seen.add(nxt)
-                path.append(nxt)
-                stack.append((nxt, iter(sorted(uses[nxt]))))
+        for path in flow.define_cycles(uses):
+            self.error(RecursiveDefinition,
+                       f"'{path[0]}' is defined in terms of itself ({' -> '.join(path)})",
+                       self.defines[path[0]]["name_at"],
+                       hint="a define is a formula, not a loop: use an aggregate such as "
+                            "sum(…) or count(…) instead")
 
     def _check_reachability(self, phases, setup):
-        """Play starts after the setup: in the first phase, unless the setup
-        always jumps elsewhere; a phase leads to the phases it goes to, and
-        to the next one unless it always leaves by 'go to' or 'end game'."""
-        reachable = set()
-        if not phases:
-            return
-        jumps = {ph["name"]: self._jumps(ph["body"]) for ph in phases}
-        falls = {ph["name"]: not self._always_leaves(ph["body"]) for ph in phases}
-        work = []
-        if setup is None or not self._always_leaves(setup):
-            work.append(phases[0]["name"])
-        if setup is not None:
-            work.extend(self._jumps(setup))
-        order = [ph["name"] for ph in phases]
-        while work:
-            name = work.pop()
-            if name in reachable or name not in jumps:
-                continue
-            reachable.add(name)
-            work.extend(jumps[name])
-            i = order.index(name)
-            if falls[name] and i + 1 < len(order):
-                work.append(order[i + 1])
-        for i, ph in enumerate(phases):
-            if ph["name"] not in reachable:
-                before = ("the setup always jumps elsewhere" if i == 0
-                          else f"phase '{phases[i - 1]['name']}' before it never ends normally")
-                self.error(UnreachablePhase, f"phase '{ph['name']}' can never be reached", ph["name_at"],
-                           hint=f"nothing goes to it, and {before}")
-
-    def _jumps(self, node) -> list:
-        out = []
-        if isinstance(node, dict):
-            if node.get("node") == "go_to":
-                out.append(node["phase"])
-            for v in node.values():
-                out.extend(self._jumps(v))
-        elif isinstance(node, list):
-            for v in node:
-                out.extend(self._jumps(v))
-        return out
-
-    def _always_leaves(self, block) -> bool:
-        """Whether a block always ends with 'go to' or 'end game'."""
-        for stmt in block["stmts"]:
-            if stmt["node"] in ("go_to", "end_game"):
-                return True
-            if stmt["node"] == "if" and stmt["otherwise"] is not None:
-                if self._always_leaves(stmt["then"]) and self._always_leaves(stmt["otherwise"]):
-                    return True
-        return False
+        for i in flow.unreachable_phases(phases, setup):
+            ph = phases[i]
+            before = ("the setup always jumps elsewhere" if i == 0
+                      else f"phase '{phases[i - 1]['name']}' before it never ends normally")
+            self.error(UnreachablePhase, f"phase '{ph['name']}' can never be reached", ph["name_at"],
+                       hint=f"nothing goes to it, and {before}")
 
     @contextlib.contextmanager
     def reading(self, where: str):

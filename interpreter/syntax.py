@@ -5,32 +5,23 @@ syntax. Each AST node is a dict with a ``node`` kind (the grammar rule's
 name) and an ``at`` span ``[line, column, end_line, end_column]``; the rest
 of the pipeline (checks, IR, compiler) reads these nodes, and the IR is the
 same shape with names resolved, so `rulebook show --ir` shows what the
-author wrote. Lark's errors are turned into `SyntaxErrorInRulebook` with the
-position and what was expected.
+author wrote. Lark's errors become `SyntaxErrorInRulebook` (see
+`syntax_errors`), with the position, what was expected and a hint.
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF,
-                             UnexpectedInput, UnexpectedToken)
+from lark.exceptions import UnexpectedInput
 from lark.indenter import Indenter
 
 from .errors import Span, SyntaxErrorInRulebook
+from .syntax_errors import IndentationProblem, syntax_error
 
 GRAMMAR_DIR = Path(__file__).resolve().parent.parent / "grammar"
-
-
-class IndentationProblem(Exception):
-    """Raised by the indenter, which knows where the offending line is."""
-
-    def __init__(self, message, line, column, hint):
-        super().__init__(message)
-        self.message, self.line, self.column, self.hint = message, line, column, hint
 
 
 class _RulebookIndenter(Indenter):
@@ -142,25 +133,6 @@ def _node(kind, meta, **fields):
 
 def _name(tok):
     return str(tok) if tok is not None else None
-
-
-_TERMINAL_WORDS = {
-    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
-    "NAME": "a name", "INT": "a number", "STRING": "a quoted string",
-    "SIGNED_INT": "a number", "COMPARE": "a comparison", "VBAR": "'|'",
-    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','",
-    "COLON": "':'", "EQUAL": "'='", "DOT": "'.'", "$END": "end of file",
-    "TAKE_VERB": "'takes' or 'may take'", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'",
-}
-
-
-def _describe(term: str) -> str:
-    if term in _TERMINAL_WORDS:
-        return _TERMINAL_WORDS[term]
-    pattern = parser().get_terminal(term).pattern if term else None
-    if pattern is not None and pattern.type == "str":
-        return f"'{pattern.value}'"
-    return term.lower()
 
 
 @v_args(meta=True)
@@ -438,204 +410,8 @@ def parse(text: str, filename: str = "<rulebook>") -> dict:
     try:
         tree = parser().parse(text)
     except UnexpectedInput as e:
-        raise _syntax_error(e, text, filename) from None
+        raise syntax_error(e, text, filename, parser()) from None
     except IndentationProblem as e:
         raise SyntaxErrorInRulebook(e.message, Span(filename, e.line, e.column, e.line, e.column + 1),
                                     hint=e.hint) from None
     return _ToAst().transform(tree)
-
-
-# -- syntax errors -------------------------------------------------------------
-#
-# Lark tells us the parser state, the offending token and the expected
-# terminals. The message names the offending input and what was expected;
-# the hint, when there is one, says how the line is usually written. Hints
-# come from example mistakes (matched by parser state, Lark's
-# `match_examples`) and from a few hand-written checks.
-
-_EXAMPLES = [
-    ("a zone or variable kept per player is written 'NAME of each player: TYPE'",
-     ["zone hand each player: card\n", "variable score each player: number\n"]),
-    ("put ':' between the name and what it holds: 'zone deck: card, hidden'",
-     ["zone deck card\n", "zone hand of each player card\n"]),
-    ("a variable has a type: 'variable NAME: number = 0'",
-     ["variable total = 0\n", "variable total\n"]),
-    ("a component's value is written 'has NAME: TYPE = DEFAULT'",
-     ["component c\n  has owner = none\n", "component c\n  has owner\n"]),
-    ("write 'players N' or 'players N to M' with whole numbers",
-     ["players two\n", "players 2 - 4\n", "players 2-4\n"]),
-    ("the title is a quoted string: game \"My Game\"",
-     ["game Hanamikoji\n"]),
-    ("an option is written 'option NAME = DEFAULT' or 'option NAME = DEFAULT one of [A, B]'",
-     ["option variant\n", "option variant one of [a, b]\n"]),
-    ("a player-count table starts with 'by players' on its own line",
-     ["by player\n", "by players:\n"]),
-]
-
-_BLOCK_OPENERS = ("setup", "phase", "action", "scoring", "if", "else", "for", "repeat",
-                  "turn", "by", "component")
-
-
-def _syntax_error(e: UnexpectedInput, text: str, filename: str) -> SyntaxErrorInRulebook:
-    lines = text.split("\n")
-    if isinstance(e, UnexpectedCharacters):
-        line, column = e.line, e.column
-        char = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
-        span = Span(filename, line, column, line, column + 1)
-        if char == '"':
-            return SyntaxErrorInRulebook("unterminated string", span,
-                                         hint="a string ends with '\"' on the same line")
-        hint = _bracket_hint(text, e.pos_in_stream, line) or \
-            "names use letters, digits and '_'; strings use double quotes"
-        if char == "!":
-            hint = "write 'not' to negate and '!=' for 'is not equal to'"
-        elif char == "&":
-            hint = "write 'and' and 'or'"
-        return SyntaxErrorInRulebook(f"unexpected character {char!r}", span, hint=hint)
-
-    expected = getattr(e, "accepts", None) or getattr(e, "expected", None) or ()
-    expected = {t for t in expected if not t.startswith("__")}
-    tok = getattr(e, "token", None)
-    if isinstance(e, UnexpectedEOF) or tok is None or tok.type == "$END":
-        line, column = _end_of_text(text)
-        return SyntaxErrorInRulebook(
-            "unexpected end of file" + _expected_text(expected), Span(filename, line, column),
-            hint=_bracket_hint(text, len(text), line + 1))
-    if tok.type == "_NL":
-        shown, line, column, width = "end of line", tok.line, tok.column, 1
-    elif tok.type in ("_INDENT", "_DEDENT"):
-        shown, line, column, width = "indentation", tok.end_line, tok.end_column, 1
-        if not tok.end_line:      # a closing dedent at the end of the file
-            line, column = _end_of_text(text)
-    else:
-        shown, line, column, width = repr(str(tok)), tok.line, tok.column, max(1, len(str(tok)))
-    hint = (_hint_by_example(e)
-            or _hand_written_hint(tok, expected, lines, line)
-            or _bracket_hint(text, tok.start_pos or 0, line))
-    return SyntaxErrorInRulebook(
-        f"unexpected {shown}" + _expected_text(expected),
-        Span(filename, line, column, line, column + width), hint=hint)
-
-
-def _hint_by_example(e) -> str | None:
-    """The hint of the example mistake that fails in the same parser state,
-    preferring one that fails on the same token. Like Lark's
-    `match_examples`, but keyed by the LALR state alone: Lark also compares
-    the depth of the parse stack, which changes with the number of
-    declarations above the mistake, so its matches would depend on them."""
-    state = getattr(getattr(e, "state", None), "position", None)
-    if state is None:
-        return None
-    same_state = None
-    for hint, position, token in _example_failures():
-        if position == state:
-            if token == str(e.token):
-                return hint
-            same_state = same_state or hint
-    return same_state
-
-
-@functools.lru_cache(maxsize=1)
-def _example_failures() -> list:
-    out = []
-    for hint, examples in _EXAMPLES:
-        for example in examples:
-            try:
-                parser().parse(example)
-            except UnexpectedToken as e:
-                out.append((hint, e.state.position, str(e.token)))
-            except (UnexpectedInput, IndentationProblem):
-                pass
-    return out
-
-
-def _hand_written_hint(tok, expected, lines, line) -> str | None:
-    source_line = lines[line - 1] if 0 < line <= len(lines) else ""
-    code = source_line.split("#", 1)[0]
-    words = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code)
-    first = words[0] if words else ""
-    value = str(tok)
-    if tok.type == "_INDENT":
-        return "this line is indented more than the line before it, which does not open a block"
-    if expected == {"_INDENT"}:
-        opener = _previous_code_line(lines, line)
-        return f"indent the lines under '{opener}' more than that line"
-    if value == ":" and first in _BLOCK_OPENERS and code.rstrip().endswith(":"):
-        return "no ':' at the end of a line that opens a block; its lines follow, indented"
-    if value == "=" and code[max(0, tok.column - 2):tok.column - 1] == "=":
-        return "give a value with a single '=' ('==' compares)"
-    if value == "=" and ("COMPARE" in expected or first in ("if", "requires", "repeat", "else")):
-        return "compare with '=='; a single '=' gives a value (set x = …)"
-    if first == "set" and "==" in code and "EQUAL" in expected:
-        return "give a value with a single '=' ('==' compares)"
-    if value == "take" or (value == "may" and "TAKE_VERB" in expected):
-        return "write 'P takes an action' or 'P may take an action'"
-    if value in (")", "]") and code.count(value) > code.count("(" if value == ")" else "["):
-        return f"this '{value}' closes nothing: there is one too many on this line"
-    if first == "for" and "EACH" in expected:
-        return "write 'for each NAME in COLLECTION'"
-    if first in ("elif", "elseif"):
-        return "write 'else if CONDITION'"
-    return None
-
-
-def _previous_code_line(lines, line) -> str:
-    for number in range(line - 1, 0, -1):
-        code = lines[number - 1].split("#", 1)[0].strip()
-        if code:
-            return code
-    return ""
-
-
-def _bracket_hint(text: str, upto: int, error_line: int) -> str | None:
-    """Name a bracket left open on an earlier line (newlines inside brackets
-    are joined, so the error shows up far from the real mistake)."""
-    stack = []
-    line, column, i = 1, 1, 0
-    while i < upto and i < len(text):
-        ch = text[i]
-        if ch == "#":
-            while i < len(text) and text[i] != "\n":
-                i += 1
-            continue
-        if ch == '"':
-            end = text.find('"', i + 1)
-            nl = text.find("\n", i + 1)
-            if end != -1 and (nl == -1 or end < nl):
-                column += end - i + 1
-                i = end + 1
-                continue
-        if ch in "([":
-            stack.append((ch, line, column))
-        elif ch in ")]" and stack:
-            stack.pop()
-        if ch == "\n":
-            line, column = line + 1, 1
-        else:
-            column += 1
-        i += 1
-    for ch, l, c in reversed(stack):
-        if l < error_line:
-            return f"the '{ch}' at line {l}, column {c} is never closed"
-    return None
-
-
-def _end_of_text(text: str) -> tuple[int, int]:
-    """Line and column just after the last thing written in the file."""
-    lines = text.split("\n")
-    for number in range(len(lines), 0, -1):
-        content = lines[number - 1].rstrip()
-        if content and not content.lstrip().startswith("#"):
-            return number, len(content) + 1
-    return 1, 1
-
-
-def _expected_text(expected) -> str:
-    words = sorted({_describe(t) for t in expected})
-    if not words:
-        return ""
-    if len(words) > 6:
-        words = words[:6] + ["…"]
-    if len(words) == 1:
-        return f"; expected {words[0]}"
-    return "; expected " + ", ".join(words[:-1]) + " or " + words[-1]

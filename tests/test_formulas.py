@@ -376,6 +376,16 @@ def test_components_are_not_numbers(source, expected):
     check(source, expected)
 
 
+@pytest.mark.parametrize("source, expected", [
+    xfail(("majority(p in players by nobody)", None),
+          "keys that are none are compared with '>': a tie of none keys is a rule/runtime error "
+          "instead of the documented 'none on a tie'"),
+    ("majority(p in [players[0]] by nobody)", 0),
+])
+def test_majority_of_none_keys(source, expected):
+    check(source, expected)
+
+
 # -- out of range ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("source", ["players[5]", "[1, 2][-3]", "hand(players[0])[2]"])
