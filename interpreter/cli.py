@@ -1,4 +1,4 @@
-"""The `rulebook` command: validate, play, simulate and show rulebooks.
+"""The `rulebook` command: validate, play, simulate, compare and show rulebooks.
 
 Each subcommand is a small function over the public engine API. Every
 failure a user can cause ends in a message with its stable code and an exit
@@ -17,15 +17,19 @@ import sys
 from typing import Optional
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
 
 from . import errors
 from .errors import CommandError, FileNotReadable, OptionError, RulebookError, RulebookErrors
 from .render import player_label
 from .players import KINDS as AI_KINDS
 from .repl import Repl
-from .simulate import simulate
+from .parallel import BACKENDS, Source
+from .parallel import run as run_games
+from .reports import print_comparison, print_coverage, print_simulation
+from .simulate import Plan, Timer, compare, summarize
+from .simulate import coverage as simulation_coverage
 
 USAGE_EXIT = 2
 # Codes that mean "the command line named something that is not there".
@@ -179,40 +183,141 @@ def terminal_input():
     return input
 
 
-def cmd_simulate(args) -> int:
-    game = load_game(args.game, options_of(args))
+# -- simulate and compare -----------------------------------------------------------
+
+def simulation_plan(game, args) -> Plan:
+    """The plan of `simulate`/`compare` from the command line, every number
+    checked: a bad one is a usage error, not a traceback later."""
+    for flag, value in (("--games", args.games), ("--max-decisions", args.max_decisions),
+                        ("--iterations", args.iterations), ("--workers", args.workers)):
+        if value is not None and value < 1:
+            raise CommandError(f"{flag} must be at least 1, not {value}")
+    if args.address is not None and args.backend != "ray":
+        raise CommandError("--address is for --backend ray")
     players = player_count(game, args)
-    if args.games < 1:
-        raise CommandError("--games must be at least 1")
-    show_bar = sys.stderr.isatty() and not args.quiet and not args.json
+    game.program(players)  # an impossible player count is option/invalid now
+    seats = ["random"] * players
+    for seat, kind in args.ai or []:
+        if seat >= players:
+            raise CommandError(f"--ai names {player_label(seat)}, but there are "
+                               f"only {players} players (P0..P{players - 1})")
+        seats[seat] = kind
+    return Plan(players=players, seats=tuple(seats), seed=args.seed,
+                iterations=args.iterations, max_decisions=args.max_decisions)
+
+
+def json_target(args):
+    """Checks now that the --json file can be written, not after the run."""
+    if args.json is None or args.json == "-":
+        return
+    folder = os.path.dirname(os.path.abspath(args.json))
+    if not os.path.isdir(folder):
+        raise CommandError(f"cannot write '{args.json}': no folder '{folder}'")
+
+
+def write_json(args, data: dict) -> None:
+    text = json.dumps(data, indent=2)
+    if args.json == "-":
+        print(text)
+        return
+    try:
+        with open(args.json, "w", encoding="utf-8") as file:
+            file.write(text + "\n")
+    except OSError as err:
+        raise CommandError(f"cannot write '{args.json}': {err.strerror}") from None
+
+
+def source_of(target: str, game, options: dict, backend: str) -> Source:
+    # A Ray machine may lack the file: it gets the checked IR instead.
+    return Source(target, options, ir=game.ir if backend == "ray" else None,
+                  fingerprint=game.fingerprint)
+
+
+def play_batch(args, sources: list, games: list, plan: Plan):
+    """Runs the games with a progress bar on stderr (when it is a terminal)."""
+    workers = min(args.workers or os.cpu_count() or 1, args.games)
+    show_bar = sys.stderr.isatty() and not args.quiet
     with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=Console(stderr=True),
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
                   disable=not show_bar, transient=True) as bar:
-        task = bar.add_task("games", total=args.games)
-        result = simulate(game, players, args.games, args.seed,
-                          max_decisions=args.max_decisions,
-                          progress=lambda done, _total: bar.update(task, completed=done))
+        task = bar.add_task("games", total=args.games * len(sources))
+        return run_games(sources, plan, args.games, loaded=games, workers=workers,
+                         backend=args.backend, address=args.address, coverage=args.coverage,
+                         progress=lambda done, _total: bar.update(task, completed=done))
+
+
+def report_of(batch, which: int, plan: Plan, games: int, timer: Timer) -> dict:
+    report = summarize(batch.records[which], plan, games)
+    report["interrupted"] = batch.interrupted
+    report["timing"] = timer.timing(report["played"], report["total_decisions"],
+                                    batch.workers, batch.backend)
+    return report
+
+
+def titled(target: str, game, options: dict) -> str:
+    shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items())
+    return f"{game.name} ({target}{'; ' + shown if shown else ''})"
+
+
+def cmd_simulate(args) -> int:
+    options = options_of(args)
+    game = load_game(args.game, options)
+    plan = simulation_plan(game, args)
+    json_target(args)
+    timer = Timer()
+    batch = play_batch(args, [source_of(args.game, game, options, args.backend)], [game], plan)
+    report = {"game": game.name, "rulebook": args.game, "options": game.options,
+              **report_of(batch, 0, plan, args.games, timer)}
+    if args.coverage:
+        report["coverage"] = simulation_coverage(game, batch.coverage[0])
     if args.json:
-        print(json.dumps({"game": game.name, "seed": args.seed,
-                          "max_decisions": args.max_decisions, **result.to_json()},
-                         indent=2))
-        return 0
-    console = Console()
-    console.print(f"{game.name}: {result.games} random games, {players} players, "
-                  f"seed {args.seed}", markup=False, highlight=False)
-    seats = Table("seat", "wins", "win rate", title_justify="left")
-    for p, (wins, rate) in enumerate(zip(result.wins, result.win_rates)):
-        seats.add_row(player_label(p), f"{wins:g}", f"{rate:.1%}")
-    console.print(seats)
-    figures = Table("figure", "value", title_justify="left")
-    figures.add_row("games finished", str(result.completed))
-    figures.add_row(f"games cut off at {args.max_decisions} decisions", str(result.capped))
-    figures.add_row("mean decisions per game", f"{result.mean_decisions:.1f}")
-    figures.add_row("mean rounds per game", f"{result.mean_rounds:.2f}")
-    figures.add_row("games per second", f"{result.games_per_second:.1f}")
-    figures.add_row("decisions per second", f"{result.decisions_per_second:.0f}")
-    console.print(figures)
-    return 0
+        write_json(args, report)
+    if args.json != "-":
+        console = Console()
+        print_simulation(report, console, titled(args.game, game, options))
+        if args.coverage:
+            print_coverage(report["coverage"]["never_fired"], report["coverage"]["total"], console)
+    return 130 if batch.interrupted else 0
+
+
+def cmd_compare(args) -> int:
+    options = options_of(args)
+    variant_options = {**options, **dict(args.variant_option or [])}
+    base = load_game(args.base, options)
+    variant = load_game(args.variant, variant_options)
+    plan = simulation_plan(base, args)
+    variant.program(plan.players)
+    json_target(args)
+    timer = Timer()
+    sources = [source_of(args.base, base, options, args.backend),
+               source_of(args.variant, variant, variant_options, args.backend)]
+    batch = play_batch(args, sources, [base, variant], plan)
+    reports = [report_of(batch, k, plan, args.games, timer) for k in (0, 1)]
+    comparison = compare(batch.records[0], batch.records[1], plan)
+    comparison["interrupted"] = batch.interrupted
+    titles = [titled(args.base, base, options), titled(args.variant, variant, variant_options)]
+    result = {"base": {"game": base.name, "rulebook": args.base, "options": base.options,
+                       **reports[0]},
+              "variant": {"game": variant.name, "rulebook": args.variant,
+                          "options": variant.options, **reports[1]},
+              "comparison": comparison}
+    if args.coverage:
+        for key, game, k in (("base", base, 0), ("variant", variant, 1)):
+            result[key]["coverage"] = simulation_coverage(game, batch.coverage[k])
+    if args.json:
+        write_json(args, result)
+    if args.json != "-":
+        console = Console()
+        if base.fingerprint == variant.fingerprint:
+            console.print("note: the base and the variant have the same rules and options",
+                          markup=False, highlight=False)
+        print_comparison(comparison, console, *titles)
+        if args.coverage:
+            for key, title in zip(("base", "variant"), titles):
+                console.print(f"{key}: {title}", markup=False, highlight=False)
+                cov = result[key]["coverage"]
+                print_coverage(cov["never_fired"], cov["total"], console)
+    return 130 if batch.interrupted else 0
 
 
 def cmd_show(args) -> int:
@@ -251,16 +356,42 @@ def build_parser() -> ArgumentParser:
                       help=f"let the computer play a seat: {', '.join(AI_KINDS)} (repeatable)")
     play.set_defaults(run=cmd_play)
 
-    sim = sub.add_parser("simulate", help="random games: win rates, lengths, speed")
+    def simulation_options(p):
+        p.add_argument("--players", type=int, help="default: the fewest the game allows")
+        p.add_argument("--games", type=int, default=100)
+        p.add_argument("--seed", type=int, default=0,
+                       help="game i is dealt with seed+i; its AIs are seeded from (seed, i, seat)")
+        p.add_argument("--ai", action="append", type=ai_arg, metavar="SEAT=KIND",
+                       help=f"the player of a seat: {', '.join(AI_KINDS)} (default random; "
+                            "repeatable)")
+        p.add_argument("--iterations", type=int,
+                       help="search iterations per move of mcts/ismcts (default 200)")
+        p.add_argument("--workers", type=int,
+                       help="processes to play on (default: all cores)")
+        p.add_argument("--backend", choices=BACKENDS, default="local",
+                       help="local processes, or a Ray cluster (needs rulebook[ray])")
+        p.add_argument("--address", help="the Ray cluster's address (default: a local Ray)")
+        p.add_argument("--max-decisions", type=int, default=10000,
+                       help="cut a game off after this many decisions")
+        p.add_argument("--coverage", action="store_true",
+                       help="list the statements and actions that never fired")
+        p.add_argument("--json", metavar="FILE", help="write the report as JSON ('-': stdout)")
+        p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    sim = sub.add_parser("simulate", help="many games: win rates, scores, lengths, actions")
     game_options(sim)
-    sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--players", type=int, help="default: the fewest the game allows")
-    sim.add_argument("--seed", type=int, default=0, help="game i is dealt with seed+i")
-    sim.add_argument("--max-decisions", type=int, default=10000,
-                     help="cut a game off after this many decisions")
-    sim.add_argument("--json", action="store_true", help="print the figures as JSON")
-    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    simulation_options(sim)
     sim.set_defaults(run=cmd_simulate)
+
+    cmp = sub.add_parser("compare", help="the same games on two rulebooks, with significance")
+    cmp.add_argument("base", metavar="BASE")
+    cmp.add_argument("variant", metavar="VARIANT")
+    cmp.add_argument("--option", action="append", type=option_arg, metavar="NAME=VALUE",
+                     help="set an option of both rulebooks (repeatable)")
+    cmp.add_argument("--variant-option", action="append", type=option_arg, metavar="NAME=VALUE",
+                     help="set an option of the variant only (repeatable)")
+    simulation_options(cmp)
+    cmp.set_defaults(run=cmd_compare)
 
     show = sub.add_parser("show", help="print a rulebook's compiled form")
     game_options(show, "file", "FILE")
@@ -282,7 +413,8 @@ def main(argv=None) -> int:
     try:
         return args.run(args)
     except RulebookError as err:
-        target = getattr(args, "game", None) or getattr(args, "file", None) or ""
+        target = (getattr(args, "game", None) or getattr(args, "file", None)
+                  or getattr(args, "base", None) or "")
         print_errors(err, target, sys.stderr)
         codes = {e.code for e in error_list(err)}
         return USAGE_EXIT if codes <= USAGE_CODES or isinstance(err, OptionError) else 1

@@ -29,6 +29,8 @@ KINDS = ("random", "greedy", "mcts", "ismcts")
 
 class RandomPlayer:
     kind = "random"
+    # A simulation need not build a view for a player that never reads it.
+    uses_view = False
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
@@ -57,6 +59,7 @@ class GreedyPlayer:
     determinizations; a win counts above any margin. Ties are broken at random."""
 
     kind = "greedy"
+    uses_view = True
 
     def __init__(self, seed: int = 0, samples: int = 4):
         self.rng = random.Random(seed)
@@ -98,6 +101,7 @@ class ISMCTSPlayer:
     one node, plays randomly to the end and backs up each player's reward."""
 
     kind = "ismcts"
+    uses_view = True
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
                  exploration: float = 0.7, max_playout: int = 2000):

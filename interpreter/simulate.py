@@ -1,107 +1,213 @@
-"""Random playouts of a game, many at a time, for balance figures and speed.
+"""Balance simulation: many games with chosen players, reproducible to the bit.
 
-Every seat picks uniformly among its legal actions with one
-`random.Random(seed)` that is apart from the games' own seeds, so the figures
-are reproducible and the players' dice never disturb the game's dice. Game
-`i` is dealt with seed `seed + i`. It uses only the public engine API
-(docs/api.md) and draws nothing: the caller passes a `progress` callback.
+A `Plan` says who sits where (an AI kind per seat), the root seed and the
+budgets. Game `i` is dealt with seed ``seed + i`` and the AI of seat `s` in
+it draws from a generator seeded by ``(seed, i, s)``, so every game can be
+played alone, in any order, on any worker, and come out the same. A game's
+`GameRecord` (winners, scores, length, actions taken by name) is all that
+travels back from a worker; `summarize` builds the report from the records
+sorted by game, so the report does not depend on how many workers played.
+`compare` pairs two such runs game by game. Everything here goes through the
+public engine API (docs/api.md) and draws nothing; `interpreter.parallel`
+spreads the games over processes or a Ray cluster.
 """
 
 from __future__ import annotations
 
-import random
+import hashlib
+import math
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from . import stats
 from .errors import RuleStuck
+from .players import make_player
 
 Progress = Callable[[int, int], None]
+# A difference is called significant below this p-value.
+ALPHA = 0.05
 
 
-@dataclass
-class SimulationResult:
-    """The figures of a batch of random games.
-
-    `wins[p]` counts seat p's wins, a win shared by k players counting 1/k
-    each. Means are over the games that ended; games cut off by the decision
-    cap count only in `capped`.
-    """
+@dataclass(frozen=True)
+class Plan:
+    """What to play: `seats` is the AI kind of every seat (``random``,
+    ``greedy``, ``mcts``, ``ismcts``); `iterations` the search budget per
+    move (None: each player's default)."""
 
     players: int
-    games: int
-    wins: list = field(default_factory=list)
-    completed: int = 0
-    capped: int = 0
-    mean_decisions: float = 0.0
-    mean_rounds: float = 0.0
-    seconds: float = 0.0
-    total_decisions: int = 0
+    seats: tuple
+    seed: int = 0
+    iterations: Optional[int] = None
+    max_decisions: int = 10_000
 
-    @property
-    def win_rates(self) -> list:
-        return [w / self.completed if self.completed else 0.0 for w in self.wins]
+    def game_seed(self, index: int) -> int:
+        return self.seed + index
 
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else float("inf")
-
-    @property
-    def decisions_per_second(self) -> float:
-        return self.total_decisions / self.seconds if self.seconds > 0 else float("inf")
+    def ai_seed(self, index: int, seat: int) -> int:
+        digest = hashlib.blake2b(f"{self.seed}/{index}/{seat}".encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "big")
 
     def to_json(self) -> dict:
-        return {"players": self.players, "games": self.games,
-                "completed": self.completed, "capped": self.capped,
-                "wins": self.wins, "win_rates": self.win_rates,
-                "mean_decisions": self.mean_decisions,
-                "mean_rounds": self.mean_rounds,
-                "seconds": self.seconds,
-                "games_per_second": self.games_per_second,
-                "decisions_per_second": self.decisions_per_second}
+        return {"players": self.players, "seats": list(self.seats), "seed": self.seed,
+                "iterations": self.iterations, "max_decisions": self.max_decisions}
 
 
-def random_playout(game, state, rng: random.Random, max_decisions: int):
-    """Plays random moves from `state` to the end or the cap; the final state."""
-    while state.decisions < max_decisions:
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished (or cut-off) game. `winners` is None when the game was
+    cut off at the decision cap; `scores` are the rulebook's scores at the
+    last state; `actions` counts the decisions taken by action name."""
+
+    index: int
+    winners: Optional[tuple]
+    scores: tuple
+    decisions: int
+    rounds: int
+    actions: dict = field(default_factory=dict)
+
+    def win_share(self, seat: int) -> float:
+        """1 for a sole win, 1/k for a win shared by k players, else 0."""
+        if not self.winners or seat not in self.winners:
+            return 0.0
+        return 1.0 / len(self.winners)
+
+
+def play_game(game, plan: Plan, index: int) -> GameRecord:
+    """Plays game `index` of the plan to the end or the decision cap."""
+    budget = {} if plan.iterations is None else {"iterations": plan.iterations}
+    bots = [make_player(kind, seed=plan.ai_seed(index, seat), **budget)
+            for seat, kind in enumerate(plan.seats)]
+    state = game.new_game(players=plan.players, seed=plan.game_seed(index))
+    taken: dict = {}
+    while state.decisions < plan.max_decisions:
         deciders = game.to_move(state)
         if not deciders:
-            return state
-        actions = game.legal_actions(state, deciders[0])
+            break
+        player = deciders[0]
+        actions = game.legal_actions(state, player)
         if not actions:
-            raise RuleStuck(f"P{deciders[0]} must decide but has no legal action")
-        # A direct choice, not players.RandomPlayer: a random seat needs no
-        # view, and building one per decision would dominate the playout.
-        state = game.apply(state, rng.choice(actions))
-    return state
+            raise RuleStuck(f"P{player} must decide but has no legal action")
+        bot = bots[player]
+        view = game.view(state, player) if bot.uses_view else None
+        action = bot.act(game, view, actions)
+        taken[action.name] = taken.get(action.name, 0) + 1
+        state = game.apply(state, action)
+    outcome = game.outcome(state)
+    if outcome is None:
+        return GameRecord(index, None, tuple(game.scores(state)), state.decisions,
+                          state.round, taken)
+    return GameRecord(index, tuple(outcome.winners), tuple(outcome.scores),
+                      state.decisions, state.round, taken)
 
 
-def simulate(game, players: int, games: int, seed: int,
-             max_decisions: int = 10000,
-             progress: Optional[Progress] = None) -> SimulationResult:
-    """Plays `games` random games of `players` players; see the module doc."""
-    rng = random.Random(seed)
-    result = SimulationResult(players=players, games=games, wins=[0.0] * players)
-    decisions = rounds = 0
-    start = time.perf_counter()
+# -- reports ------------------------------------------------------------------------
+
+def summarize(records, plan: Plan, planned: int) -> dict:
+    """The JSON report of a batch of games (see the module doc).
+
+    Win rates, scores and lengths are over the games that ended; games cut
+    off at the decision cap count only in `capped` (and in the action
+    counts). A win shared by k players counts 1/k for each.
+    """
+    records = sorted(records, key=lambda r: r.index)
+    ended = [r for r in records if r.winners is not None]
+    n = len(ended)
+    seats = []
+    for seat in range(plan.players):
+        shares = [r.win_share(seat) for r in ended]
+        wins = math.fsum(shares)
+        low, high = stats.wilson(wins, n)
+        seats.append({"seat": seat, "ai": plan.seats[seat], "wins": wins,
+                      "win_rate": wins / n if n else 0.0, "ci95": [low, high],
+                      "score": stats.describe([r.scores[seat] for r in ended])})
+    taken: dict = {}
+    for r in records:
+        for name, count in r.actions.items():
+            taken[name] = taken.get(name, 0) + count
+    decisions = sum(r.decisions for r in records)
+    actions = {name: {"count": count, "share": count / decisions if decisions else 0.0}
+               for name, count in sorted(taken.items(), key=lambda kv: (-kv[1], kv[0]))}
+    return {"plan": plan.to_json(), "games": planned, "played": len(records),
+            "completed": n, "capped": len(records) - n,
+            "seats": seats,
+            "decisions": stats.describe([r.decisions for r in ended]),
+            "rounds": stats.describe([r.rounds for r in ended]),
+            "actions": actions,
+            "total_decisions": decisions}
+
+
+def compare(base: list, variant: list, plan: Plan) -> dict:
+    """Per seat, the win-share and score differences (variant - base) over
+    the games both runs finished, by the paired test of `stats.paired_test`."""
+    by_index = {r.index: r for r in variant}
+    pairs = [(b, by_index[b.index]) for b in sorted(base, key=lambda r: r.index)
+             if b.index in by_index and b.winners is not None
+             and by_index[b.index].winners is not None]
+    seats = []
+    for seat in range(plan.players):
+        wb = [b.win_share(seat) for b, _ in pairs]
+        wv = [v.win_share(seat) for _, v in pairs]
+        sb = [b.scores[seat] for b, _ in pairs]
+        sv = [v.scores[seat] for _, v in pairs]
+        seats.append({"seat": seat, "ai": plan.seats[seat],
+                      "base": {"win_rate": stats.mean(wb), "half_width": stats.half_width(wb),
+                               "score": stats.mean(sb)},
+                      "variant": {"win_rate": stats.mean(wv), "half_width": stats.half_width(wv),
+                                  "score": stats.mean(sv)},
+                      "win_rate": stats.paired_test(wb, wv),
+                      "score": stats.paired_test(sb, sv)})
+    return {"test": "paired z-test on per-game differences (same seeds and AI seats)",
+            "alpha": ALPHA, "pairs": len(pairs), "seats": seats}
+
+
+class Timer:
+    """Wall-clock seconds of a run, for the report's `timing` part (the only
+    part of a report that differs between two runs of the same plan)."""
+
+    def __init__(self):
+        self.start = time.perf_counter()
+
+    def timing(self, games: int, decisions: int, workers: int, backend: str) -> dict:
+        seconds = time.perf_counter() - self.start
+        return {"seconds": seconds, "workers": workers, "backend": backend,
+                "games_per_second": games / seconds if seconds > 0 else 0.0,
+                "decisions_per_second": decisions / seconds if seconds > 0 else 0.0}
+
+
+def simulate(game, plan: Plan, games: int, progress: Optional[Progress] = None) -> dict:
+    """Plays `games` games of the plan in this process; the report (with
+    timing). `interpreter.parallel.run` does the same over many workers."""
+    timer = Timer()
+    records = []
     for i in range(games):
-        state = random_playout(game, game.new_game(players=players, seed=seed + i),
-                               rng, max_decisions)
-        result.total_decisions += state.decisions
-        outcome = game.outcome(state)
-        if outcome is None:
-            result.capped += 1
-        else:
-            result.completed += 1
-            decisions += state.decisions
-            rounds += state.round
-            winners = list(outcome.winners)
-            for p in winners:
-                result.wins[p] += 1 / len(winners)
+        records.append(play_game(game, plan, i))
         if progress is not None:
             progress(i + 1, games)
-    result.seconds = time.perf_counter() - start
-    if result.completed:
-        result.mean_decisions = decisions / result.completed
-        result.mean_rounds = rounds / result.completed
-    return result
+    report = summarize(records, plan, games)
+    report["timing"] = timer.timing(len(records), report["total_decisions"], 1, "local")
+    return report
+
+
+def coverage(game, counts: dict) -> dict:
+    """Rule coverage merged over every worker: how many statements and
+    actions the rulebook has, and the ones that never fired, each with its
+    file, line, column, kind, context and source line. `counts` maps
+    (kind, context, line, column) to how often it fired."""
+    path = game.path or game.name
+    try:
+        with open(path, encoding="utf-8") as file:
+            lines = file.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    shown = os.path.relpath(path) if os.path.isabs(path) and \
+        not os.path.relpath(path).startswith("..") else path
+    rows = game.coverage()
+    never = []
+    for r in rows:
+        if counts.get((r["kind"], r["context"], r["line"], r["column"]), 0) == 0:
+            source = lines[r["line"] - 1].strip() if 0 < r["line"] <= len(lines) else ""
+            never.append({"file": shown, "line": r["line"], "column": r["column"],
+                          "kind": r["kind"], "context": r["context"], "source": source})
+    return {"total": len(rows), "fired": len(rows) - len(never), "never_fired": never}

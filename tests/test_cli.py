@@ -15,8 +15,6 @@ from pathlib import Path
 import pytest
 
 from interpreter import cli
-from interpreter.simulate import simulate
-from tests.fake_game import FakeGame
 
 ROOT = Path(__file__).resolve().parent.parent
 HANAMIKOJI = ROOT / "rulebooks" / "hanamikoji.rules"
@@ -99,31 +97,38 @@ def test_simulate_prints_win_rates_and_speed(capsys):
     assert "games per second" in out
 
 
-def test_simulate_json_figures_add_up(capsys):
-    code, out, _ = run(capsys, "simulate", str(HANAMIKOJI), "--games", "4",
-                       "--players", "2", "--seed", "3", "--json")
+def test_simulate_json_figures_add_up(capsys, tmp_path):
+    out_file = tmp_path / "report.json"
+    code, out, _ = run(capsys, "simulate", str(HANAMIKOJI), "--games", "4", "--players", "2",
+                       "--seed", "3", "--json", str(out_file), "--quiet", "--workers", "1")
     assert code == 0
-    figures = json.loads(out)
+    assert "P0" in out  # the text report is printed as well
+    figures = json.loads(out_file.read_text())
     assert figures["completed"] + figures["capped"] == 4
-    assert sum(figures["wins"]) == pytest.approx(figures["completed"])
-    assert figures["mean_rounds"] >= 1
-    assert figures["games_per_second"] > 0
+    assert sum(s["wins"] for s in figures["seats"]) == pytest.approx(figures["completed"])
+    assert figures["rounds"]["mean"] >= 1
+    assert figures["timing"]["games_per_second"] > 0
+    code, out, _ = run(capsys, "simulate", str(HANAMIKOJI), "--games", "4", "--seed", "3",
+                       "--json", "-", "--quiet", "--workers", "1")
+    assert code == 0
+    assert json.loads(out)["seats"] == figures["seats"]
 
 
-def test_simulate_counts_shared_wins_as_fractions_and_cut_off_games():
-    result = simulate(FakeGame(), 2, 40, seed=0)
-    assert result.completed == 40 and result.capped == 0
-    assert sum(result.wins) == pytest.approx(40)
-    # The toy game ties now and then: a tie is half a win each.
-    assert [0.5, 0.5] in [simulate(FakeGame(), 2, 1, seed=s).wins for s in range(40)]
-    capped = simulate(FakeGame(), 2, 5, seed=0, max_decisions=3)
-    assert capped.capped == 5 and capped.completed == 0 and capped.win_rates == [0.0, 0.0]
+def test_simulate_with_ai_seats_and_coverage(capsys):
+    code, out, _ = run(capsys, "simulate", "hanamikoji", "--games", "3", "--ai", "P1=ismcts",
+                       "--iterations", "3", "--coverage", "--quiet", "--workers", "1")
+    assert code == 0
+    assert "P1 ismcts (3 iterations/move)" in out
+    assert "never fired" in out
+    assert "hanamikoji.rules:" in out
 
 
-def test_simulate_is_reproducible():
-    a = simulate(FakeGame(), 2, 20, seed=11)
-    b = simulate(FakeGame(), 2, 20, seed=11)
-    assert (a.wins, a.mean_decisions) == (b.wins, b.mean_decisions)
+def test_compare_prints_a_verdict_per_seat(capsys):
+    code, out, _ = run(capsys, "compare", "hanamikoji", "hanamikoji", "--variant-option",
+                       "first_player=seat_1", "--games", "4", "--quiet", "--workers", "1")
+    assert code == 0
+    assert out.count("significant (p ") == 4  # wins and scores of two seats
+    assert "paired" in out
 
 
 # -- show --------------------------------------------------------------------------
@@ -151,6 +156,49 @@ def test_bad_usage_exits_2_with_a_code(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2
     assert "error[command/usage]" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "hanamikoji", "--ai", "1=genius"],
+    ["simulate", "hanamikoji", "--players", "2", "--ai", "2=random"],
+    ["simulate", "hanamikoji", "--games", "0"],
+    ["simulate", "hanamikoji", "--games", "-5"],
+    ["simulate", "hanamikoji", "--workers", "0"],
+    ["simulate", "hanamikoji", "--workers", "two"],
+    ["simulate", "hanamikoji", "--iterations", "0"],
+    ["simulate", "hanamikoji", "--max-decisions", "0"],
+    ["simulate", "hanamikoji", "--backend", "spark"],
+    ["simulate", "hanamikoji", "--address", "10.0.0.1:6379"],
+    ["simulate", "hanamikoji", "--json", "/no/such/folder/report.json"],
+    ["compare", "hanamikoji"],
+    ["compare", "hanamikoji", "hanamikoji", "--ai", "7=greedy"],
+    ["compare", "hanamikoji", "hanamikoji", "--games", "0"],
+])
+def test_bad_simulation_input_is_one_line_and_exit_2(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith("error[command/usage]")
+    assert err.strip().count("\n") == 0
+
+
+def test_a_bad_variant_option_exits_2(capsys):
+    code, _, err = run(capsys, "compare", "hanamikoji", "hanamikoji", "--games", "1",
+                       "--variant-option", "first_player=seat_9")
+    assert code == 2
+    assert "error[option/invalid]" in err
+
+
+def test_ray_missing_is_a_one_line_error(capsys):
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("ray is installed")
+    code, out, err = run(capsys, "simulate", "hanamikoji", "--games", "1", "--backend", "ray")
+    assert code == 1
+    assert err.startswith("error[simulate/ray-missing]")
+    assert err.strip().count("\n") == 0
 
 
 def test_an_unknown_game_exits_2(capsys, tmp_path):

@@ -3,7 +3,8 @@
 Usage: python tools/bench.py [RULEBOOK] [--players N] [--games N] [--seed S]
 
 It drives the engine only through its public API (load_rulebook and the
-random playouts of interpreter.simulate), so it measures what every tool sees.
+games of interpreter.simulate, in this one process), so it measures what
+every tool sees.
 The project's target is 400 random games/s of Hanamikoji (2 players).
 """
 
@@ -16,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter import load_rulebook  # noqa: E402
-from interpreter.simulate import simulate  # noqa: E402
+from interpreter.simulate import Plan, simulate  # noqa: E402
 
 TARGET_GAMES_PER_SECOND = {"hanamikoji": 400}
 
@@ -30,17 +31,20 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     game = load_rulebook(args.rulebook)
+    plan = Plan(players=args.players, seats=("random",) * args.players, seed=args.seed)
     # One untimed game first: lazy set-up (compiling, caches) is not playout speed.
-    simulate(game, args.players, 1, args.seed)
-    result = simulate(game, args.players, args.games, args.seed)
-    print(f"{game.name}, {args.players} players, {result.games} random games "
-          f"in {result.seconds:.2f} s ({result.capped} cut off)")
-    print(f"  {result.games_per_second:8.1f} games/s")
-    print(f"  {result.decisions_per_second:8.0f} decisions/s "
-          f"({result.mean_decisions:.1f} decisions and {result.mean_rounds:.2f} rounds a game)")
+    simulate(game, plan, 1)
+    report = simulate(game, plan, args.games)
+    timing = report["timing"]
+    print(f"{game.name}, {args.players} players, {report['games']} random games "
+          f"in {timing['seconds']:.2f} s ({report['capped']} cut off)")
+    print(f"  {timing['games_per_second']:8.1f} games/s")
+    print(f"  {timing['decisions_per_second']:8.0f} decisions/s "
+          f"({report['decisions']['mean']:.1f} decisions and {report['rounds']['mean']:.2f} "
+          f"rounds a game)")
     target = TARGET_GAMES_PER_SECOND.get(Path(args.rulebook).stem)
     if target:
-        verdict = "met" if result.games_per_second >= target else "NOT met"
+        verdict = "met" if timing["games_per_second"] >= target else "NOT met"
         print(f"  target {target} games/s: {verdict}")
     return 0
 

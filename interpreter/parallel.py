@@ -1,0 +1,259 @@
+"""Spreading the games of a simulation over processes or a Ray cluster.
+
+The games `0 … N-1` of a `simulate.Plan` are cut into chunks of consecutive
+indices; a chunk is played wherever a worker is free and sends back its
+`GameRecord`s (and, with coverage on, how often each rule fired meanwhile).
+Since every game is seeded from the root seed and its index alone, the
+records do not depend on which worker played them, and `run` returns them
+sorted by game. Three backends share that contract: this process (one
+worker), a `concurrent.futures.ProcessPoolExecutor` whose workers load each
+rulebook once in their initializer, and Ray (`ray.init(address=…)`),
+imported only when asked for. Ctrl-C stops the run and keeps the records of
+the chunks already finished, marked `interrupted`.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from .errors import CommandError, RulebookError
+from .simulate import Plan, play_game
+
+BACKENDS = ("local", "ray")
+# Chunks small enough for a live progress bar and a short wait at Ctrl-C,
+# large enough that sending them costs nothing next to playing them.
+CHUNKS_PER_WORKER = 32
+MAX_CHUNK = 64
+
+
+@dataclass(frozen=True)
+class Source:
+    """How a worker gets a game: the rulebook's path (or name) and options.
+    With `ir` (the checked IR, plain JSON) a worker builds the game without
+    the file, as machines of a cluster must; `fingerprint` tells versions
+    of a rulebook apart in a worker's cache."""
+
+    target: str
+    options: dict = field(default_factory=dict)
+    ir: Optional[dict] = None
+    fingerprint: str = ""
+
+    def load(self, coverage: bool = False):
+        if self.ir is not None:
+            from .engine import Game
+            game = Game(self.ir, self.options, self.target)
+        else:
+            from .loader import load_rulebook
+            game = load_rulebook(self.target, options=self.options or None)
+        if coverage:
+            game.measure_coverage()
+        return game
+
+    def key(self) -> str:
+        return json.dumps([self.target, self.options, self.fingerprint], sort_keys=True)
+
+
+@dataclass
+class Chunk:
+    """What a worker sends back: the records of games `start … stop-1` of
+    source `which`, the coverage counts added meanwhile, and the first rule
+    error (as plain values, which survive pickling) if a game failed."""
+
+    which: int
+    records: list
+    coverage: dict
+    failure: Optional[tuple] = None
+
+
+@dataclass
+class Batch:
+    """Every record per source (sorted by game), the merged coverage counts
+    per source, whether Ctrl-C cut the run short, and how it ran."""
+
+    records: list
+    coverage: list
+    interrupted: bool
+    workers: int
+    backend: str
+
+
+def coverage_counts(game) -> dict:
+    return {(r["kind"], r["context"], r["line"], r["column"]): r["count"]
+            for r in game.coverage()}
+
+
+def play_chunk(game, which: int, plan: Plan, start: int, stop: int, coverage: bool) -> Chunk:
+    before = coverage_counts(game) if coverage else {}
+    records = []
+    failure = None
+    for i in range(start, stop):
+        try:
+            records.append(play_game(game, plan, i))
+        except RulebookError as err:
+            failure = (i, err.code, err.message, err.span, err.hint)
+            break
+    delta = {}
+    if coverage:
+        delta = {k: v - before.get(k, 0) for k, v in coverage_counts(game).items()}
+    return Chunk(which, records, delta, failure)
+
+
+# -- workers --------------------------------------------------------------------------
+
+_GAMES: list = []
+_RAY_CACHE: dict = {}
+
+
+def _init_worker(sources, coverage: bool) -> None:
+    # Ctrl-C is the parent's to handle: it stops the pool and reports.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _GAMES[:] = [s.load(coverage) for s in sources]
+
+
+def _pool_chunk(which, plan, start, stop, coverage) -> Chunk:
+    return play_chunk(_GAMES[which], which, plan, start, stop, coverage)
+
+
+def _ray_chunk(sources, which, plan, start, stop, coverage) -> Chunk:
+    key = (sources[which].key(), coverage)
+    game = _RAY_CACHE.get(key)
+    if game is None:
+        game = _RAY_CACHE[key] = sources[which].load(coverage)
+    return play_chunk(game, which, plan, start, stop, coverage)
+
+
+# -- running ----------------------------------------------------------------------------
+
+def searches(plan: Plan) -> bool:
+    return any(kind != "random" for kind in plan.seats)
+
+
+def chunks(games: int, workers: int, sources: int, searching: bool = False) -> list:
+    """(which, start, stop) for every chunk, the sources interleaved so that
+    a comparison cut short by Ctrl-C still has pairs of games. A game with a
+    searching AI takes a tenth of a second or more: it is a chunk alone."""
+    size = 1 if searching else max(1, min(MAX_CHUNK, games // (workers * CHUNKS_PER_WORKER)))
+    return [(w, a, min(a + size, games)) for a in range(0, games, size) for w in range(sources)]
+
+
+def run(sources: list, plan: Plan, games: int, *, loaded: Optional[list] = None,
+        workers: int = 1, backend: str = "local", address: Optional[str] = None,
+        coverage: bool = False, progress: Optional[Callable[[int, int], None]] = None) -> Batch:
+    """Plays games `0 … games-1` of the plan on every source (the same
+    games on each: `rulebook compare` passes two). `loaded` are the sources'
+    games already loaded here, used when one local worker plays all."""
+    total = games * len(sources)
+    records: list = [[] for _ in sources]
+    merged: list = [{} for _ in sources]
+    done = 0
+
+    def take(chunk: Chunk) -> None:
+        nonlocal done
+        records[chunk.which].extend(chunk.records)
+        for k, v in chunk.coverage.items():
+            merged[chunk.which][k] = merged[chunk.which].get(k, 0) + v
+        if chunk.failure is not None:
+            index, code, message, span, hint = chunk.failure
+            raise RulebookError(f"game {index} (seed {plan.game_seed(index)}) of "
+                                f"{sources[chunk.which].target} failed: {message}",
+                                span, hint, code)
+        done += len(chunk.records)
+        if progress is not None:
+            progress(done, total)
+
+    if backend == "ray":
+        workers, interrupted = _run_ray(sources, plan, games, address, coverage, take)
+    elif backend != "local":
+        raise CommandError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
+    elif workers == 1:
+        interrupted = _run_here(loaded or [s.load() for s in sources], plan, games,
+                                coverage, take)
+    else:
+        interrupted = _run_pool(sources, plan, games, workers, coverage, take)
+    for rs in records:
+        rs.sort(key=lambda r: r.index)
+    return Batch(records, merged, interrupted, workers, backend)
+
+
+def _run_here(games_here: list, plan, games, coverage, take) -> bool:
+    if coverage:
+        for game in games_here:
+            game.measure_coverage()
+    try:
+        # Game by game, so that Ctrl-C loses at most the game being played.
+        for which, start, stop in chunks(games, 1, len(games_here)):
+            for i in range(start, stop):
+                take(play_chunk(games_here[which], which, plan, i, i + 1, coverage))
+    except KeyboardInterrupt:
+        return True
+    return False
+
+
+def _run_pool(sources, plan, games, workers, coverage, take) -> bool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
+                               initargs=(sources, coverage))
+    try:
+        pending = {pool.submit(_pool_chunk, which, plan, start, stop, coverage)
+                   for which, start, stop in chunks(games, workers, len(sources), searches(plan))}
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                take(future.result())
+    except KeyboardInterrupt:
+        _stop(pool)
+        return True
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
+    return False
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Drops the chunks not started and ends the workers now, not after
+    their current chunk."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    # Before 3.14 concurrent.futures has no public way to stop a running
+    # task; the processes must be taken before shutdown() forgets them.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    if terminate is not None:
+        terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+
+
+def _run_ray(sources, plan, games, address, coverage, take) -> tuple:
+    try:
+        import ray
+    except ImportError:
+        raise CommandError("--backend ray needs Ray, which is not installed: "
+                           "pip install 'rulebook[ray]'", code="simulate/ray-missing") from None
+    try:
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
+                 logging_level="error")
+        workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    except Exception as err:  # noqa: BLE001 - Ray raises many kinds for one failure
+        where = f"at '{address}'" if address else "locally"
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise CommandError(f"cannot start or reach a Ray cluster {where}: {first}",
+                           code="simulate/ray-unreachable") from None
+    remote = ray.remote(_ray_chunk)
+    shared = ray.put(list(sources))
+    pending = [remote.remote(shared, which, plan, start, stop, coverage)
+               for which, start, stop in chunks(games, workers, len(sources), searches(plan))]
+    try:
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                take(ray.get(ref))
+    except KeyboardInterrupt:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        return workers, True
+    return workers, False

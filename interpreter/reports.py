@@ -1,0 +1,154 @@
+"""Simulation and comparison reports drawn for a reader at the terminal.
+
+The reports themselves are plain JSON built by `interpreter.simulate`; this
+module only lays them out with rich (tables, a one-line histogram per seat)
+and writes the sentences a designer reads ("P1 wins 54.1% ± 1.2 vs 50.3% ±
+1.2: significant (p = 0.003)"). Nothing here computes a figure.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from .render import player_label
+
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(histogram: dict) -> str:
+    """One character per bin, its height by count; an empty bin is a blank."""
+    counts = histogram["counts"]
+    top = max(counts, default=0)
+    if top == 0:
+        return ""
+    return "".join(" " if c == 0 else BARS[min(len(BARS) - 1, (c * len(BARS) - 1) // top)]
+                   for c in counts)
+
+
+def number(x) -> str:
+    """A figure with as many decimals as it needs (at most two)."""
+    return f"{x:.0f}" if float(x).is_integer() else f"{x:.2f}".rstrip("0")
+
+
+def p_cell(p: float) -> str:
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def p_value(p: float) -> str:
+    return "p " + (p_cell(p) if p < 0.001 else "= " + p_cell(p))
+
+
+def say(console: Console, text: str) -> None:
+    """A line of prose: no markup, no colouring, wrapped by the terminal."""
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def seats_line(plan: dict) -> str:
+    budget = f" ({plan['iterations']} iterations/move)" if plan.get("iterations") else ""
+    return ", ".join(f"{player_label(s)} {kind}" + (budget if kind in ("mcts", "ismcts") else "")
+                     for s, kind in enumerate(plan["seats"]))
+
+
+def print_simulation(report: dict, console: Console, title: str) -> None:
+    plan = report["plan"]
+    say(console, f"{title}: {report['games']} games, {plan['players']} players, "
+                  f"seed {plan['seed']}")
+    say(console, f"seats: {seats_line(plan)}")
+    if report.get("interrupted"):
+        say(console, f"interrupted: the figures of the {report['played']} games finished")
+    wins = Table("seat", "AI", "wins", "win rate", "95% interval", title_justify="left")
+    scores = Table("seat", "score mean", "sd", "min", "p25", "median", "p75", "max",
+                   "distribution", title_justify="left")
+    for row in report["seats"]:
+        low, high = row["ci95"]
+        wins.add_row(player_label(row["seat"]), row["ai"], number(row["wins"]),
+                     f"{row['win_rate']:.1%}", f"{low:.1%}–{high:.1%}")
+        d = row["score"]
+        q = d["quantiles"]
+        scores.add_row(player_label(row["seat"]), f"{d['mean']:.2f}", f"{d['sd']:.2f}",
+                       number(d["min"]), number(q["p25"]), number(q["p50"]), number(q["p75"]),
+                       number(d["max"]), sparkline(d["histogram"]))
+    console.print(wins)
+    console.print(scores)
+
+    length = Table("game length", "mean", "sd", "min", "median", "max", title_justify="left")
+    for key, label in (("decisions", "decisions"), ("rounds", "rounds")):
+        d = report[key]
+        length.add_row(label, f"{d['mean']:.2f}", f"{d['sd']:.2f}", number(d["min"]),
+                       number(d["quantiles"]["p50"]), number(d["max"]))
+    console.print(length)
+
+    actions = Table("action", "times taken", "share of decisions", title_justify="left")
+    for name, row in report["actions"].items():
+        actions.add_row(name, str(row["count"]), f"{row['share']:.1%}")
+    console.print(actions)
+
+    timing = report.get("timing", {})
+    workers = timing.get("workers", 1)
+    on_ray = " on Ray" if timing.get("backend") == "ray" else ""
+    say(console, f"{report['completed']} games finished, {report['capped']} cut off at "
+                  f"{plan['max_decisions']} decisions")
+    say(console, f"{timing.get('seconds', 0):.2f} s with {workers} worker"
+                  f"{'s' if workers != 1 else ''}{on_ray}: "
+                  f"{timing.get('games_per_second', 0):.1f} games per second, "
+                  f"{timing.get('decisions_per_second', 0):.0f} decisions per second")
+
+
+def print_coverage(never: list, total: int, console: Console) -> None:
+    """The statements and actions that never fired, each with its place and
+    source line; or a line saying everything fired."""
+    if not never:
+        say(console, f"coverage: all {total} statements and actions fired")
+        return
+    say(console, f"coverage: {len(never)} of {total} statements and actions never fired:")
+    for row in never:
+        text = f"  {row['file']}:{row['line']}:{row['column']}: {row['kind']} in {row['context']}"
+        if row.get("source"):
+            text += f"  | {row['source']}"
+        say(console, text)
+
+
+def win_sentence(row: dict, alpha: float) -> str:
+    test = row["win_rate"]
+    b, v = row["base"], row["variant"]
+    verdict = "significant" if test["p"] < alpha else "not significant"
+    return (f"{player_label(row['seat'])} ({row['ai']}) wins "
+            f"{v['win_rate']:.1%} ± {100 * v['half_width']:.1f} with the variant vs "
+            f"{b['win_rate']:.1%} ± {100 * b['half_width']:.1f} with the base "
+            f"({100 * test['difference']:+.1f} points ± {100 * test['half_width']:.1f}): "
+            f"{verdict} ({p_value(test['p'])})")
+
+
+def score_sentence(row: dict, alpha: float) -> str:
+    test = row["score"]
+    verdict = "significant" if test["p"] < alpha else "not significant"
+    return (f"{player_label(row['seat'])} scores {row['variant']['score']:.2f} vs "
+            f"{row['base']['score']:.2f} on average ({test['difference']:+.2f} ± "
+            f"{test['half_width']:.2f}): {verdict} ({p_value(test['p'])})")
+
+
+def print_comparison(comparison: dict, console: Console, base: str, variant: str) -> None:
+    say(console, f"base: {base}\nvariant: {variant}")
+    if comparison.get("interrupted"):
+        say(console, "interrupted: the figures of the games finished on both")
+    wins = Table("seat", "AI", "base win rate", "variant win rate", "difference", "p",
+                 title_justify="left")
+    scores = Table("seat", "base mean score", "variant mean score", "difference", "p",
+                   title_justify="left")
+    for row in comparison["seats"]:
+        w, s = row["win_rate"], row["score"]
+        seat = player_label(row["seat"])
+        wins.add_row(seat, row["ai"], f"{row['base']['win_rate']:.1%}",
+                     f"{row['variant']['win_rate']:.1%}",
+                     f"{100 * w['difference']:+.1f} points", p_cell(w["p"]))
+        scores.add_row(seat, f"{row['base']['score']:.2f}", f"{row['variant']['score']:.2f}",
+                       f"{s['difference']:+.2f}", p_cell(s["p"]))
+    console.print(wins)
+    console.print(scores)
+    for row in comparison["seats"]:
+        say(console, win_sentence(row, comparison["alpha"]))
+        say(console, score_sentence(row, comparison["alpha"]))
+    say(console, f"{comparison['pairs']} games finished on both rulebooks with the same seeds "
+                  f"and AI seats; test: {comparison['test']}; ± is a 95% interval; "
+                  f"significant means p < {comparison['alpha']}.")

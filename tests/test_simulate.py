@@ -1,0 +1,259 @@
+"""Simulation: seeding per game, reports, workers, Ctrl-C, compare, statistics.
+
+The central promise is that a report depends on the plan alone: the same
+games come out whether one process plays them, two do, or a Ray cluster;
+only the `timing` part differs. Statistics are checked against values
+computed by hand (table-driven).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from interpreter import cli, load_rulebook, parallel, stats
+from interpreter.parallel import Source
+from interpreter.reports import print_comparison, sparkline, win_sentence
+from interpreter.simulate import GameRecord, Plan, compare, play_game, simulate, summarize
+
+ROOT = Path(__file__).resolve().parent.parent
+HANAMIKOJI = ROOT / "rulebooks" / "hanamikoji.rules"
+COUNTER = ROOT / "tests" / "engine" / "counter.rules"
+
+
+@pytest.fixture(scope="module")
+def hanamikoji():
+    return load_rulebook(str(HANAMIKOJI))
+
+
+def without_timing(report: dict) -> dict:
+    return {k: v for k, v in report.items() if k != "timing"}
+
+
+# -- seeds and records ------------------------------------------------------------------
+
+def test_each_game_and_seat_has_its_own_seed():
+    plan = Plan(players=3, seats=("random",) * 3, seed=10)
+    assert plan.game_seed(0) == 10 and plan.game_seed(5) == 15
+    seeds = {plan.ai_seed(i, s) for i in range(50) for s in range(3)}
+    assert len(seeds) == 150
+    assert Plan(3, ("random",) * 3, seed=10).ai_seed(7, 2) == plan.ai_seed(7, 2)
+    assert Plan(3, ("random",) * 3, seed=11).ai_seed(7, 2) != plan.ai_seed(7, 2)
+
+
+def test_a_game_alone_is_the_game_in_a_batch(hanamikoji):
+    plan = Plan(players=2, seats=("greedy", "random"), seed=4)
+    alone = play_game(hanamikoji, plan, 3)
+    assert alone == play_game(hanamikoji, plan, 3)
+    assert sum(alone.actions.values()) == alone.decisions
+    assert alone.winners and alone.rounds >= 1 and len(alone.scores) == 2
+
+
+def test_a_game_cut_off_has_no_winners_and_counts_apart(hanamikoji):
+    plan = Plan(players=2, seats=("random", "random"), max_decisions=5)
+    report = simulate(hanamikoji, plan, 3)
+    assert report["capped"] == 3 and report["completed"] == 0
+    assert [s["win_rate"] for s in report["seats"]] == [0.0, 0.0]
+    assert report["total_decisions"] == 15
+
+
+def record(index, winners, scores=(0, 0), decisions=10, rounds=1, actions=None):
+    return GameRecord(index, winners, scores, decisions, rounds, actions or {"a": decisions})
+
+
+def test_summary_counts_a_shared_win_as_a_fraction():
+    plan = Plan(players=2, seats=("random", "greedy"))
+    records = [record(0, (0,), (5, 3)), record(1, (0, 1), (4, 4)),
+               record(2, (1,), (1, 9), actions={"a": 4, "b": 6}), record(3, None)]
+    report = summarize(records, plan, 4)
+    assert [s["wins"] for s in report["seats"]] == [1.5, 1.5]
+    assert [s["win_rate"] for s in report["seats"]] == [0.5, 0.5]
+    assert report["completed"] == 3 and report["capped"] == 1
+    assert report["seats"][1]["ai"] == "greedy"
+    assert report["seats"][1]["score"]["mean"] == pytest.approx(16 / 3)
+    assert report["actions"] == {"a": {"count": 34, "share": 34 / 40},
+                                 "b": {"count": 6, "share": 6 / 40}}
+
+
+def test_summary_does_not_depend_on_the_order_records_arrive():
+    plan = Plan(players=2, seats=("random", "random"))
+    records = [record(i, (i % 2,), (i, 10 - i), decisions=10 + i) for i in range(9)]
+    assert summarize(records, plan, 9) == summarize(records[::-1], plan, 9)
+
+
+# -- workers ----------------------------------------------------------------------------
+
+def run_cli_json(tmp_path, name, *argv):
+    out = tmp_path / f"{name}.json"
+    assert cli.main([*argv, "--json", str(out), "--quiet"]) == 0
+    return json.loads(out.read_text())
+
+
+def test_one_or_two_workers_give_the_same_report(tmp_path, capsys):
+    argv = ["simulate", "hanamikoji", "--games", "10", "--seed", "6", "--ai", "0=greedy",
+            "--ai", "1=ismcts", "--iterations", "4", "--coverage"]
+    one = run_cli_json(tmp_path, "one", *argv, "--workers", "1")
+    two = run_cli_json(tmp_path, "two", *argv, "--workers", "2")
+    capsys.readouterr()
+    assert one["timing"]["workers"] == 1 and two["timing"]["workers"] == 2
+    assert without_timing(one) == without_timing(two)
+    assert one["completed"] == 10
+    assert one["coverage"]["total"] > one["coverage"]["fired"] > 0
+
+
+def test_chunks_cover_every_game_once_per_source():
+    for games, workers, sources in ((1, 4, 1), (10, 2, 2), (1000, 3, 1), (7, 1, 2)):
+        got = parallel.chunks(games, workers, sources)
+        for which in range(sources):
+            indices = [i for w, a, b in got if w == which for i in range(a, b)]
+            assert indices == list(range(games))
+
+
+def test_a_rule_error_in_a_worker_names_the_game_and_keeps_its_code(tmp_path):
+    loop = Source(str(ROOT / "tests" / "engine" / "loop.rules"))
+    with pytest.raises(Exception) as caught:
+        parallel.run([loop], Plan(2, ("random", "random")), 2, workers=2)
+    assert caught.value.code == "rule/loop"
+    assert "game 0" in caught.value.message or "game 1" in caught.value.message
+
+
+def interrupt_after(count: int):
+    def progress(done, _total):
+        if done >= count:
+            raise KeyboardInterrupt
+    return progress
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_keeps_the_games_already_finished(hanamikoji, workers):
+    plan = Plan(players=2, seats=("random", "random"), seed=1)
+    batch = parallel.run([Source(str(HANAMIKOJI))], plan, 400, loaded=[hanamikoji],
+                         workers=workers, progress=interrupt_after(3))
+    assert batch.interrupted
+    finished = batch.records[0]
+    assert 3 <= len(finished) < 400
+    assert all(r == play_game(hanamikoji, plan, r.index) for r in finished[:3])
+
+
+def test_ctrl_c_prints_the_partial_report(monkeypatch, capsys):
+    real = parallel.play_game
+
+    def stop_at_five(game, plan, index):
+        if index == 5:
+            raise KeyboardInterrupt
+        return real(game, plan, index)
+
+    monkeypatch.setattr(parallel, "play_game", stop_at_five)
+    code = cli.main(["simulate", "hanamikoji", "--games", "50", "--workers", "1", "--quiet"])
+    out, err = capsys.readouterr()
+    assert code == 130
+    assert "interrupted" in out and "5 games finished" in out
+    assert "Traceback" not in out + err
+
+
+# -- compare ----------------------------------------------------------------------------
+
+def test_compare_plays_the_same_games_on_both(tmp_path, capsys):
+    same = run_cli_json(tmp_path, "same", "compare", "hanamikoji", "hanamikoji",
+                        "--games", "6", "--workers", "1")
+    assert without_timing(same["base"]) == without_timing(same["variant"])
+    for row in same["comparison"]["seats"]:
+        assert row["win_rate"]["difference"] == 0 and row["win_rate"]["p"] == 1.0
+    assert "same rules" in capsys.readouterr().out
+
+
+def test_compare_a_variant_option(tmp_path, capsys):
+    result = run_cli_json(tmp_path, "variant", "compare", str(COUNTER), str(COUNTER),
+                          "--variant-option", "target=3", "--games", "30", "--workers", "1")
+    capsys.readouterr()
+    assert result["variant"]["options"]["target"] == 3
+    assert result["base"]["options"]["target"] == 10
+    assert result["variant"]["decisions"]["mean"] < result["base"]["decisions"]["mean"]
+    comparison = result["comparison"]
+    assert comparison["pairs"] == 30 and "paired" in comparison["test"]
+    assert len(comparison["seats"]) == 2
+
+
+def test_compare_report_reads_as_sentences():
+    row = {"seat": 1, "ai": "random",
+           "base": {"win_rate": 0.503, "half_width": 0.012, "score": 9.8},
+           "variant": {"win_rate": 0.541, "half_width": 0.012, "score": 10.1},
+           "win_rate": {"difference": 0.038, "half_width": 0.011, "p": 0.003, "z": 3.0, "n": 9},
+           "score": {"difference": 0.3, "half_width": 0.5, "p": 0.24, "z": 1.1, "n": 9}}
+    assert win_sentence(row, 0.05) == (
+        "P1 (random) wins 54.1% ± 1.2 with the variant vs 50.3% ± 1.2 with the base "
+        "(+3.8 points ± 1.1): significant (p = 0.003)")
+    console = Console(file=io.StringIO(), width=100)
+    print_comparison({"seats": [row], "alpha": 0.05, "pairs": 9, "test": "paired"}, console,
+                     "base", "variant")
+    text = console.file.getvalue()
+    assert "P1 scores 10.10 vs 9.80 on average (+0.30 ± 0.50): not significant (p = 0.240)" in text
+
+
+def test_compare_pairs_only_games_both_finished():
+    plan = Plan(players=2, seats=("random", "random"))
+    base = [record(0, (0,)), record(1, (1,)), record(2, None)]
+    variant = [record(0, (1,)), record(2, (0,))]
+    result = compare(base, variant, plan)
+    assert result["pairs"] == 1
+    assert result["seats"][0]["win_rate"]["difference"] == -1.0
+
+
+# -- statistics -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("successes, n, low, high", [
+    (50, 100, 0.4038, 0.5962),
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+    (2.5, 5, 0.1704, 0.8296),
+])
+def test_wilson_interval(successes, n, low, high):
+    got = stats.wilson(successes, n)
+    assert got == pytest.approx((low, high), abs=1e-4)
+
+
+@pytest.mark.parametrize("xs, q, expected", [
+    ([1, 2, 3, 4], 0.5, 2.5), ([1, 2, 3, 4], 0.0, 1), ([1, 2, 3, 4], 1.0, 4),
+    ([5], 0.9, 5), ([1, 2, 3, 4, 5], 0.25, 2),
+])
+def test_quantile(xs, q, expected):
+    assert stats.quantile(xs, q) == expected
+
+
+def test_describe_and_histogram():
+    d = stats.describe([3, 1, 2, 2])
+    assert (d["mean"], d["min"], d["max"], d["n"]) == (2, 1, 3, 4)
+    assert d["sd"] == pytest.approx(math.sqrt(2 / 3))
+    assert d["histogram"]["counts"] == [1, 2, 1]
+    wide = stats.histogram(list(range(100)))
+    assert sum(wide["counts"]) == 100 and len(wide["counts"]) == 10
+    assert stats.describe([])["n"] == 0
+    assert sparkline({"counts": [1, 0, 8]}) == "▁ █"
+
+
+@pytest.mark.parametrize("base, variant, difference, p", [
+    ([0, 1, 0, 1], [0, 1, 0, 1], 0.0, 1.0),       # the same games: no difference
+    ([0, 0, 0, 0], [1, 1, 1, 1], 1.0, 0.0),       # a constant difference
+    ([0, 1, 0, 1, 1, 0], [1, 1, 0, 1, 1, 1], 1 / 3, 0.1138),
+])
+def test_paired_test(base, variant, difference, p):
+    got = stats.paired_test(base, variant)
+    assert got["difference"] == pytest.approx(difference)
+    assert got["p"] == pytest.approx(p, abs=1e-4)
+
+
+# -- Ray (only where it is installed; the core never needs it) -----------------------
+
+def test_ray_backend_gives_the_local_report(tmp_path, capsys):
+    pytest.importorskip("ray")
+    argv = ["simulate", "hanamikoji", "--games", "6", "--seed", "2", "--coverage"]
+    local = run_cli_json(tmp_path, "local", *argv, "--workers", "1")
+    remote = run_cli_json(tmp_path, "ray", *argv, "--backend", "ray")
+    capsys.readouterr()
+    assert remote["timing"]["backend"] == "ray"
+    assert without_timing(local) == without_timing(remote)
