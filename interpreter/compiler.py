@@ -62,12 +62,12 @@ class Compiler:
             self._declare_action(a)
         for a in ir["actions"]:
             self._compile_action_body(a)
+        for ph in ir["phases"]:      # named first: the setup may 'go to' a phase
+            self.m.phase_names.append(ph["name"])
+            self.m.phase_blocks.append(None)
         if ir["setup"] is not None:
             self.context = "setup"
             self.m.setup_block = self.block(ir["setup"], {}, st.end_setup).id
-        for ph in ir["phases"]:
-            self.m.phase_names.append(ph["name"])
-            self.m.phase_blocks.append(None)
         for i, ph in enumerate(ir["phases"]):
             self.context = f"phase {ph['name']}"
             self.m.phase_blocks[i] = self.block(ph["body"], {}, st.end_phase).id
@@ -107,7 +107,7 @@ class Compiler:
         requires = None
         body = a["body"]["stmts"] if a["body"] else []
         if body and body[0]["node"] == "requires":
-            requires = self.fn(body[0]["cond"], scope)
+            requires = self.ex.condition(body[0]["cond"], scope).fn
         shows = [p.show_value for p in params]
         name = a["name"]
 
@@ -134,7 +134,7 @@ class Compiler:
         if kind == "one":
             value_type = item
             if c["where"] is not None:
-                where = self.fn(c["where"], {**scope, name: item})
+                where = self.ex.condition(c["where"], {**scope, name: item}).fn
         elif kind == "many":
             value_type = list_of(item)
             count = self.fn(c["count"], scope)
@@ -218,7 +218,7 @@ class Compiler:
     def s_if(self, s, scope):
         then = self.block(s["then"], scope, st.end_pop).id
         other = self.block(s["otherwise"], scope, st.end_pop).id if s["otherwise"] else None
-        return st.If(s["at"], self.fn(s["cond"], scope), then, other)
+        return st.If(s["at"], self.ex.condition(s["cond"], scope).fn, then, other)
 
     def s_for_each(self, s, scope):
         source = self.expr(s["source"], scope)
@@ -230,7 +230,7 @@ class Compiler:
         return st.RepeatTimes(s["at"], self.fn(s["count"], scope), body)
 
     def s_repeat_until(self, s, scope):
-        cond = self.fn(s["cond"], scope)
+        cond = self.ex.condition(s["cond"], scope).fn
         body = self.block(s["body"], scope, st.make_end_repeat_until(cond)).id
         return st.RepeatUntil(s["at"], cond, body)
 

@@ -40,6 +40,20 @@ class ExprCompiler:
         self.define_types: dict = {}
         self.errors: list = []      # type errors found while compiling, reported together
 
+    # -- static type checks -----------------------------------------------------
+    def type_error(self, message, e, hint=None):
+        self.errors.append(WrongType(message, Span(self.ir["file"], *e["at"]), hint))
+
+    def condition(self, e, scope) -> Compiled:
+        """A formula used as yes/no: a component or a list is a mistake (a
+        component is an id at run time, and the first one would read as no)."""
+        c = self.compile(e, scope)
+        fam = family(c.type)
+        if fam in ("component", "list"):
+            self.type_error(f"a condition must be yes or no, but this is {describe(c.type)}", e,
+                            hint="compare it: x != none, size(c) > 0, contains(c, x)")
+        return c
+
     def _columns(self, kind) -> set:
         for comp in self.ir["components"]:
             if comp["name"] == kind:
@@ -162,6 +176,11 @@ class ExprCompiler:
                             body.type, e["at"])
         impl = FUNCTIONS[fn].impl
         t = _builtin_type(fn, args)
+        if fn == "contains" and len(args) == 2:
+            a, b = family(elem(args[0].type)), family(args[1].type)
+            if a and b and a != b and not {a, b} <= {"player", "number"}:
+                self.type_error(f"contains() looks for {describe(args[1].type)} among "
+                                f"{describe(elem(args[0].type))} values", e)
         if len(afns) == 1:
             a0 = afns[0]
             return Compiled(lambda s, env: impl(s, a0(s, env)), t, e["at"])
@@ -219,15 +238,15 @@ class ExprCompiler:
         return Compiled(otherwise, left.type if left.type != NONE else right.type, e["at"])
 
     def e_or(self, e, scope):
-        lf, rf = self.compile(e["left"], scope).fn, self.compile(e["right"], scope).fn
+        lf, rf = self.condition(e["left"], scope).fn, self.condition(e["right"], scope).fn
         return Compiled(lambda s, env: bool(lf(s, env)) or bool(rf(s, env)), BOOL, e["at"])
 
     def e_and(self, e, scope):
-        lf, rf = self.compile(e["left"], scope).fn, self.compile(e["right"], scope).fn
+        lf, rf = self.condition(e["left"], scope).fn, self.condition(e["right"], scope).fn
         return Compiled(lambda s, env: bool(lf(s, env)) and bool(rf(s, env)), BOOL, e["at"])
 
     def e_not(self, e, scope):
-        f = self.compile(e["operand"], scope).fn
+        f = self.condition(e["operand"], scope).fn
         return Compiled(lambda s, env: not f(s, env), BOOL, e["at"])
 
     def e_negate(self, e, scope):
@@ -235,7 +254,15 @@ class ExprCompiler:
         return Compiled(lambda s, env: -f(s, env), NUMBER, e["at"])
 
     def e_compare(self, e, scope):
-        lf, rf, op = self.compile(e["left"], scope).fn, self.compile(e["right"], scope).fn, e["op"]
+        left, right = self.compile(e["left"], scope), self.compile(e["right"], scope)
+        lf, rf, op = left.fn, right.fn, e["op"]
+        a, b = family(left.type), family(right.type)
+        if a and b and a != b and not {a, b} <= {"player", "number"}:
+            self.type_error(f"compares {describe(left.type)} with {describe(right.type)}", e,
+                            hint="both sides of a comparison must be of one kind")
+        elif op not in ("==", "!=") and (a in ("component", "list", "bool") or
+                                         b in ("component", "list", "bool")):
+            self.type_error(f"'{op}' orders numbers, not {describe(left.type if a != 'number' else right.type)}", e)
         if op == "==":
             return Compiled(lambda s, env: lf(s, env) == rf(s, env), BOOL, e["at"])
         if op == "!=":
@@ -249,7 +276,12 @@ class ExprCompiler:
         return Compiled(lambda s, env: lf(s, env) >= rf(s, env), BOOL, e["at"])
 
     def e_arith(self, e, scope):
-        lf, rf, op = self.compile(e["left"], scope).fn, self.compile(e["right"], scope).fn, e["op"]
+        left, right = self.compile(e["left"], scope), self.compile(e["right"], scope)
+        lf, rf, op = left.fn, right.fn, e["op"]
+        for side in (left, right):
+            if family(side.type) in ("component", "list", "bool", "symbol"):
+                self.type_error(f"'{op}' works on numbers, not on {describe(side.type)}", e)
+                break
         if op == "+":
             return Compiled(lambda s, env: lf(s, env) + rf(s, env), NUMBER, e["at"])
         if op == "-":
@@ -267,7 +299,7 @@ class ExprCompiler:
         inner = dict(scope)
         inner[var] = elem(source.type)
         sf = source.fn
-        wf = self.compile(e["where"], inner).fn if e["where"] is not None else None
+        wf = self.condition(e["where"], inner).fn if e["where"] is not None else None
         value = self.compile(e["value"], inner) if e["value"] is not None else None
         vf = value.fn if value else None
         bf = self.compile(e["by"], inner).fn if e["by"] is not None else None
@@ -380,7 +412,7 @@ def _agg_extreme(pick, single):
         scored = _scored(sf, var, wf, bf)
 
         def run(s, env):
-            pairs = scored(s, env)
+            pairs = [kx for kx in scored(s, env) if kx[0] is not None]
             if not pairs:
                 return None if single else []
             top = pick(k for k, _ in pairs)
@@ -398,6 +430,26 @@ _AGGREGATE_MAKERS = {
     "majority": _agg_extreme(max, True), "minority": _agg_extreme(min, True),
     "best": _agg_extreme(max, False), "worst": _agg_extreme(min, False),
 }
+
+
+def family(t: str):
+    """The kind of a static type, or None when unknown."""
+    if t.startswith("comp:"):
+        return "component"
+    if t.startswith("list:"):
+        return "list"
+    if t in (NUMBER, PLAYER, SYMBOL, BOOL):
+        return t
+    return None
+
+
+def describe(t: str) -> str:
+    if t.startswith("comp:"):
+        return f"a component ({t[5:]})" if t[5:] else "a component"
+    if t.startswith("list:"):
+        return "a list"
+    return {"number": "a number", "player": "a player", "symbol": "a word",
+            "bool": "yes/no"}.get(t, "a value")
 
 
 def _floordiv(a, b):

@@ -114,10 +114,7 @@ def test_unknown_name_hints_are_did_you_mean():
 
 
 VALID = [p for p in FILES if not expectations(p)]
-ENGINE_BUGS = {
-    "reachable-from-setup": "compiler.py compiles the setup before it knows the phases: "
-                            "'go to' in the setup fails with ValueError",
-}
+ENGINE_BUGS: dict = {}
 
 
 @pytest.mark.parametrize("path", [
