@@ -92,6 +92,10 @@ def _is_empty(ctx, coll):
     return not coll
 
 
+def _reverse(ctx, coll):
+    return list(coll)[::-1]
+
+
 def _distinct(ctx, coll):
     seen, out = set(), []
     for x in coll:
@@ -119,6 +123,7 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("last", 1, 1, "the last element (the top of an ordered zone), or none", _last),
     Builtin("is_empty", 1, 1, "whether a collection is empty", _is_empty),
     Builtin("distinct", 1, 1, "the elements without repeats, in order", _distinct),
+    Builtin("reverse", 1, 1, "the elements in the opposite order", _reverse),
 ]}
 
 
@@ -137,6 +142,7 @@ AGGREGATES: dict[str, str] = {
     "minority": "the single element with the strictly lowest BY value, or none on a tie",
     "best": "all elements sharing the highest BY value, as a list",
     "worst": "all elements sharing the lowest BY value, as a list",
+    "sorted": "the elements kept, ordered by BY value, lowest first (ties keep their order)",
 }
 
 # Names every rulebook can read.

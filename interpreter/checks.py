@@ -697,13 +697,17 @@ class Checker:
         for key in ("where", "value", "by"):
             if e[key] is not None:
                 self.expr(e[key], inner)
-        needs_by = fn in ("majority", "minority", "best", "worst")
+        needs_by = fn in ("majority", "minority", "best", "worst", "sorted")
         if needs_by and e["by"] is None:
             self.error(WrongArity, f"'{fn}' needs 'by': {fn}(x in C by VALUE)", e["at"])
         if not needs_by and e["by"] is not None:
             self.error(WrongArity, f"'{fn}' takes no 'by'", e["by"]["at"])
         if fn == "all" and e["where"] is None:
             self.error(WrongArity, "'all' needs 'where': all(x in C where CONDITION)", e["at"])
+
+    def expr_conditional(self, e, scope):
+        for key in ("then", "cond", "otherwise"):
+            self.expr(e[key], scope)
 
     def expr_attribute(self, e, scope):
         self.expr(e["target"], scope)

@@ -237,6 +237,15 @@ class ExprCompiler:
             return rf(s, env) if v is None or (isinstance(v, list) and not v) else v
         return Compiled(otherwise, left.type if left.type != NONE else right.type, e["at"])
 
+    def e_conditional(self, e, scope):
+        then = self.compile(e["then"], scope)
+        cond = self.condition(e["cond"], scope).fn
+        other = self.compile(e["otherwise"], scope)
+        tf, of = then.fn, other.fn
+        t = then.type if then.type == other.type or other.type == NONE else (
+            other.type if then.type == NONE else ANY)
+        return Compiled(lambda s, env: tf(s, env) if cond(s, env) else of(s, env), t, e["at"])
+
     def e_or(self, e, scope):
         lf, rf = self.condition(e["left"], scope).fn, self.condition(e["right"], scope).fn
         return Compiled(lambda s, env: bool(lf(s, env)) or bool(rf(s, env)), BOOL, e["at"])
@@ -424,7 +433,18 @@ def _agg_extreme(pick, single):
     return make
 
 
+def _agg_sorted(sf, var, wf, vf, bf, item_t, value_t):
+    scored = _scored(sf, var, wf, bf)
+
+    def run(s, env):
+        pairs = scored(s, env)
+        order = sorted(range(len(pairs)), key=lambda i: (pairs[i][0] is None, pairs[i][0], i))
+        return [pairs[i][1] for i in order]
+    return run, list_of(item_t)
+
+
 _AGGREGATE_MAKERS = {
+    "sorted": _agg_sorted,
     "count": _agg_count, "sum": _agg_sum, "min": _agg_min, "max": _agg_max,
     "any": _agg_any, "all": _agg_all, "filter": _agg_filter, "each": _agg_each,
     "majority": _agg_extreme(max, True), "minority": _agg_extreme(min, True),
@@ -483,7 +503,7 @@ def _builtin_type(fn, args) -> str:
         return list_of(PLAYER)
     if fn in ("random", "first", "last"):
         return elem(args[0].type)
-    if fn == "distinct":
+    if fn in ("distinct", "reverse"):
         return args[0].type
     if fn in ("contains", "is_empty"):
         return BOOL

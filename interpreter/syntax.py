@@ -332,6 +332,9 @@ class _ToAst(Transformer):
     def otherwise(self, meta, c):
         return self._binary("otherwise", meta, c)
 
+    def conditional(self, meta, c):
+        return _node("conditional", meta, then=c[0], cond=c[1], otherwise=c[2])
+
     def or_(self, meta, c):
         return self._binary("or", meta, c)
 

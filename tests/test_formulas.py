@@ -410,3 +410,34 @@ def test_the_probe_is_evaluated_like_the_fixture_file_itself():
     state = game.new_game(2, seed=1)
     lay = game.program(2).lay
     assert state.vars[lay.variables["result"].base] == evaluate("sum(c.value for c in deck)")[0] == 15
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("1 if 2 > 1 else 3", 1),
+    ("1 if 2 < 1 else 3", 3),
+    ("(1 if no else 2) + 10", 12),
+    ("R1 if size(hand(players[0])) == 2 else none", C("R1")),
+    ("'a' if yes else 'b' if no else 'c'", Static("rulebook/syntax")),
+    ("1 if yes else 2 if no else 3", 1),
+    ("sorted(c in card by c.value)", [C("R1"), C("R2"), C("B3"), C("B4"), C("G5"), C("G6")]),
+    ("sorted(c in card by 0 - c.value)", [C("G6"), C("G5"), C("B4"), C("B3"), C("R2"), C("R1")]),
+    ("sorted(c in card where c.colour == red by c.value)", [C("R1"), C("R2")]),
+    ("sorted(c in card by c.colour)", [C("B3"), C("B4"), C("G5"), C("G6"), C("R1"), C("R2")]),
+    ("reverse([1, 2, 3])", [3, 2, 1]),
+    ("reverse(deck)", [C("G6"), C("G5"), C("B4")]),
+    ("sorted(c in card)", Static("rulebook/arity")),
+    ("1 if R1 else 2", Static("rulebook/type")),
+])
+def test_conditional_sorted_and_reverse(source, expected):
+    check(source, expected)
+
+
+def test_the_schema_knows_every_aggregate_and_formula_kind():
+    """The IR schema, the builtin table and the compiler list the same names."""
+    from interpreter.builtins import AGGREGATES
+    from interpreter.data import schema
+    from interpreter.expressions import ExprCompiler
+    defs = schema("rulebook.schema.json")["$defs"]
+    assert set(defs["aggregate"]["properties"]["fn"]["enum"]) == set(AGGREGATES)
+    kinds = set(defs["expr"]["properties"]["node"]["enum"])
+    assert kinds == {name[2:] for name in dir(ExprCompiler) if name.startswith("e_")}
