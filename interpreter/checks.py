@@ -482,10 +482,18 @@ class Checker:
     def block(self, block, scope: set, context: str, top: bool = True):
         """Check a block's statements. ``top`` is false for nested blocks
         (the body of an 'if', a loop, a turn), where 'requires' is never allowed."""
+        outer = set(scope)
         scope = set(scope)
         for i, stmt in enumerate(block["stmts"]):
             kind = stmt["node"]
             method = getattr(self, "stmt_" + kind)
+            if kind in ("let", "choose") and (stmt.get("name") or stmt.get("var")) in outer:
+                # a nested block works on a copy of the names around it: a
+                # 'let' there would be lost at the block's end
+                name = stmt.get("name") or stmt.get("var")
+                self.error(DuplicateName, f"'{name}' is already a name of the enclosing steps",
+                           stmt["at"], hint="choose another name; to count across steps "
+                                            "use a variable with 'set' or 'add'")
             if kind == "requires" and (context != "action" or i != 0 or not top):
                 self.error(InvalidDeclaration, "'requires' is allowed only as the first line of an action",
                            stmt["at"], hint="move the condition to the action's first line")
