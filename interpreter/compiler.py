@@ -164,16 +164,17 @@ class Compiler:
         self.m.described.append((s["node"], s["at"], self.context))
         return compiled
 
-    def zone_index(self, e, scope):
-        lay = self.lay
-        z = lay.zones[e["name"] if e["node"] == "name" else e["fn"]]
-        if z.index is None:
-            base = z.base
+    def indexed(self, base: int, index, e, scope):
+        """The slot of a declaration 'of each player/TYPE' for the call `e`."""
+        if index is None:
             return lambda s, env: base
         arg = self.fn(e["args"][0], scope)
-        base = z.base
-        offset = 0 if z.index == "player" else lay.types[z.index][0]
+        offset = 0 if index == "player" else self.lay.types[index][0]
         return lambda s, env: base + arg(s, env) - offset
+
+    def zone_index(self, e, scope):
+        z = self.lay.zones[e["name"] if e["node"] == "name" else e["fn"]]
+        return self.indexed(z.base, z.index, e, scope)
 
     def s_move(self, s, scope):
         return st.Move(s["at"], self.fn(s["what"], scope), self.zone_index(s["to"], scope))
@@ -194,15 +195,8 @@ class Compiler:
             obj = self.fn(target["target"], scope)
             column = lay.has[target["attr"]]
             return lambda s, env: column[obj(s, env)]
-        name = target["name"] if target["node"] == "name" else target["fn"]
-        v = lay.variables[name]
-        if v.index is None:
-            base = v.base
-            return lambda s, env: base
-        arg = self.fn(target["args"][0], scope)
-        base = v.base
-        offset = 0 if v.index == "player" else lay.types[v.index][0]
-        return lambda s, env: base + arg(s, env) - offset
+        v = lay.variables[target["name"] if target["node"] == "name" else target["fn"]]
+        return self.indexed(v.base, v.index, target, scope)
 
     def s_set(self, s, scope):
         return st.SetSlot(s["at"], self.slot(s["target"], scope), self.fn(s["value"], scope), False)

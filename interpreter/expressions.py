@@ -345,7 +345,9 @@ def _agg_count(sf, var, wf, vf, bf, item_t, value_t):
     return count, NUMBER
 
 
-def _values(sf, var, wf, vf):
+def _values(sf, var, wf, vf, paired=False):
+    """The kept elements' values (the elements themselves without VALUE);
+    `paired` gives (value, element) pairs."""
     def values(s, env):
         inner = dict(env)
         out = []
@@ -353,7 +355,8 @@ def _values(sf, var, wf, vf):
             inner[var] = x
             if wf is not None and not wf(s, inner):
                 continue
-            out.append(vf(s, inner) if vf is not None else x)
+            v = vf(s, inner) if vf is not None else x
+            out.append((v, x) if paired else v)
         return out
     return values
 
@@ -404,16 +407,7 @@ def _agg_each(sf, var, wf, vf, bf, item_t, value_t):
 
 
 def _scored(sf, var, wf, bf):
-    def scored(s, env):
-        inner = dict(env)
-        out = []
-        for x in sf(s, env):
-            inner[var] = x
-            if wf is not None and not wf(s, inner):
-                continue
-            out.append((bf(s, inner), x))
-        return out
-    return scored
+    return _values(sf, var, wf, bf, paired=True)
 
 
 def _agg_extreme(pick, single):
