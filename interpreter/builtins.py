@@ -143,6 +143,8 @@ AGGREGATES: dict[str, str] = {
     "best": "all elements sharing the highest BY value, as a list",
     "worst": "all elements sharing the lowest BY value, as a list",
     "sorted": "the elements kept, ordered by BY value, lowest first (ties keep their order)",
+    "unmatched": "the elements whose BY value no other kept element shares, as a list",
+    "matched": "the elements whose BY value some other kept element shares, as a list",
 }
 
 # Names every rulebook can read.

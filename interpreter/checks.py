@@ -487,7 +487,8 @@ class Checker:
         for i, stmt in enumerate(block["stmts"]):
             kind = stmt["node"]
             method = getattr(self, "stmt_" + kind)
-            if kind in ("let", "choose") and (stmt.get("name") or stmt.get("var")) in outer:
+            if kind in ("let", "choose", "each_chooses") and \
+                    (stmt.get("name") or stmt.get("var")) in outer:
                 # a nested block works on a copy of the names around it: a
                 # 'let' there would be lost at the block's end
                 name = stmt.get("name") or stmt.get("var")
@@ -563,6 +564,21 @@ class Checker:
         self.expr(s["player"], scope)
         self.choice(s["choice"], scope, s["var"])
         return s["var"]
+
+    def stmt_each_chooses(self, s, scope, ctx):
+        self.expr(s["players"], scope)
+        self.choice(s["choice"], scope | {s["player_var"]}, s["var"])
+        return s["var"]
+
+    def stmt_rotate(self, s, scope, ctx):
+        self.expr(s["by"], scope)
+        zone = self.zones.get(s["zone"])
+        if zone is None:
+            self.error(UnknownName, f"unknown zone '{s['zone']}'", s["zone_at"],
+                       hint=did_you_mean(s["zone"], self.zones))
+        elif zone["index"] != "player":
+            self.error(WrongType, f"'rotate' passes a zone of each player; '{s['zone']}' is not one",
+                       s["zone_at"])
 
     def stmt_requires(self, s, scope, ctx):
         with self.reading("a 'requires' condition"):
@@ -705,7 +721,8 @@ class Checker:
         for key in ("where", "value", "by"):
             if e[key] is not None:
                 self.expr(e[key], inner)
-        needs_by = fn in ("majority", "minority", "best", "worst", "sorted")
+        needs_by = fn in ("majority", "minority", "best", "worst", "sorted", "unmatched",
+                          "matched")
         if needs_by and e["by"] is None:
             self.error(WrongArity, f"'{fn}' needs 'by': {fn}(x in C by VALUE)", e["at"])
         if not needs_by and e["by"] is not None:

@@ -242,6 +242,15 @@ class Compiler:
         scope[s["var"]] = spec.value_type
         return st.Choose(s["at"], self.fn(s["player"], scope), spec)
 
+    def s_each_chooses(self, s, scope):
+        players = self.fn(s["players"], scope)
+        spec = self.choice(s["var"], s["choice"], {**scope, s["player_var"]: PLAYER})
+        scope[s["var"]] = list_of(spec.value_type)
+        return st.EachChooses(s["at"], s["player_var"], players, spec)
+
+    def s_rotate(self, s, scope):
+        return st.Rotate(s["at"], self.lay.zones[s["zone"]].base, self.fn(s["by"], scope))
+
     def s_requires(self, s, scope):
         return st.Requires(s["at"])
 

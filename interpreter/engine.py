@@ -143,7 +143,7 @@ class Game:
     def legal_actions(self, state: State, player: int) -> list:
         if state.over or player not in state.pending:
             return []
-        return list(self._bindings(state))
+        return [a for a in self._bindings(state) if a.player == player]
 
     def _bindings(self, state: State) -> dict:
         cache = state.cache
@@ -172,7 +172,8 @@ class Game:
         stmt, f = m.current_choice(s)
         s.decisions += 1
         s.pending = ()
-        stmt.resolve(m, s, f, action, binding)
+        with running_rules(m, stmt.at):
+            stmt.resolve(m, s, f, action, binding)
         m.run(s)
         return s
 

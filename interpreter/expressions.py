@@ -437,7 +437,22 @@ def _agg_sorted(sf, var, wf, vf, bf, item_t, value_t):
     return run, list_of(item_t)
 
 
+def _agg_matching(want_shared):
+    def make(sf, var, wf, vf, bf, item_t, value_t):
+        scored = _scored(sf, var, wf, bf)
+
+        def run(s, env):
+            pairs = [kx for kx in scored(s, env) if kx[0] is not None]
+            counts: dict = {}
+            for k, _ in pairs:
+                counts[k] = counts.get(k, 0) + 1
+            return [x for k, x in pairs if (counts[k] > 1) == want_shared]
+        return run, list_of(item_t)
+    return make
+
+
 _AGGREGATE_MAKERS = {
+    "unmatched": _agg_matching(False), "matched": _agg_matching(True),
     "sorted": _agg_sorted,
     "count": _agg_count, "sum": _agg_sum, "min": _agg_min, "max": _agg_max,
     "any": _agg_any, "all": _agg_all, "filter": _agg_filter, "each": _agg_each,

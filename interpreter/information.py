@@ -21,6 +21,7 @@ import random
 
 from .layout import elem, is_comp
 from .state import State
+from .statements import PICKS
 
 
 def visible_zone(slot, k, viewer) -> bool:
@@ -49,7 +50,7 @@ def information_state(game, s: State, viewer) -> dict:
             pool.extend(c for c in contents if not s.revealed[c])
     hidden = set(pool)
     blocks = prog.machine.blocks
-    frames = [[f[0], f[1], _mask_env(f[2], blocks[f[0]].scope, hidden),
+    frames = [[f[0], f[1], _mask_env(f[2], blocks[f[0]].scope, hidden, viewer),
                _mask_loop(f[3], blocks[f[0]].scope, hidden)] for f in s.frames]
     return {
         "players": s.n,
@@ -66,9 +67,15 @@ def information_state(game, s: State, viewer) -> dict:
     }
 
 
-def _mask_env(env: dict, scope: dict, hidden: set) -> dict:
+def _mask_env(env: dict, scope: dict, hidden: set, viewer) -> dict:
     out = {}
     for name, value in env.items():
+        if name == PICKS:
+            # the other players' picks of a simultaneous step are unknown: a
+            # sample lets them choose again
+            out[name] = {p: (v if viewer is not None and p == str(viewer) else None)
+                         for p, v in value.items()}
+            continue
         t = scope.get(name, "any")
         out[name] = _mask_typed(value, t, hidden)
     return out

@@ -604,6 +604,83 @@ class Choose(Stmt):
         f[1] += 1
 
 
+PICKS = "#picks"     # env key of a simultaneous step's picks so far: {"p": value or None}
+
+
+class EachChooses(Stmt):
+    """'each p in PLAYERS chooses NAME: …': all of them decide at once.
+
+    `to_move` lists everybody who has not chosen yet; a pick is kept in the
+    frame, out of every other player's view (and its action text is private),
+    until all have chosen. Then NAME is bound to a list indexed by player
+    (none for players who did not choose) and the flow goes on."""
+
+    __slots__ = ("player_var", "players", "spec")
+    suspends = True
+
+    def __init__(self, at, player_var, players, spec):
+        self.at, self.player_var, self.players, self.spec = at, player_var, players, spec
+
+    def run(self, m, s, f):
+        env = f[2]
+        picks = env.get(PICKS)
+        if picks is None:
+            picks = env[PICKS] = {str(p): None for p in self.players(s, env)}
+        waiting = tuple(int(p) for p, v in picks.items() if v is None)
+        if waiting:
+            s.pending = waiting
+            return True
+        chosen = [None] * s.n
+        for p, v in picks.items():
+            chosen[int(p)] = v[0]
+        del env[PICKS]
+        env[self.spec.name] = chosen
+        return False
+
+    def _env(self, env, p):
+        inner = dict(env)
+        inner[self.player_var] = p
+        return inner
+
+    def options(self, m, s, f) -> list:
+        spec = self.spec
+        out = []
+        for p in s.pending:
+            keys = spec.keys(s, self._env(f[2], p))
+            if not keys:
+                raise RuleStuck(f"P{p} must choose {spec.name} but there is nothing to choose "
+                                f"from", m.span(self.at))
+            out.extend((Action(p, spec.name, (k,), True, spec.show), None) for k in keys)
+        return out
+
+    def resolve(self, m, s, f, action, value) -> None:
+        env = f[2]
+        value = self.spec.value(s, self._env(env, action.player), action.args[0])
+        picks = dict(env[PICKS])
+        # kept in a one-element list: a pick may itself be none-like (player 0)
+        picks[str(action.player)] = [list(value) if isinstance(value, list) else value]
+        env[PICKS] = picks
+
+
+class Rotate(Stmt):
+    """'rotate ZONE by K': every player's ZONE goes K seats to the left at once."""
+
+    __slots__ = ("base", "by")
+
+    def __init__(self, at, base, by):
+        self.at, self.base, self.by = at, base, by
+
+    def run(self, m, s, f):
+        n, base = s.n, self.base
+        k = self.by(s, f[2]) % n
+        old = s.zones[base:base + n]
+        for p in range(n):
+            dest = base + (p + k) % n
+            s.zones[dest] = old[p]
+            for c in old[p]:
+                s.loc[c] = dest
+
+
 def printer(type_: str, lay: Layout):
     """value key -> text, for a choice of the given element type."""
     if is_comp(type_):

@@ -313,6 +313,13 @@ class _ToAst(Transformer):
         return _node("choose", meta, player=c[0], var=str(c[1]), var_at=_tok_at(c[1]),
                      choice=c[2])
 
+    def each_chooses_stmt(self, meta, c):
+        return _node("each_chooses", meta, player_var=str(c[0]), player_var_at=_tok_at(c[0]),
+                     players=c[1], var=str(c[2]), var_at=_tok_at(c[2]), choice=c[3])
+
+    def rotate_stmt(self, meta, c):
+        return _node("rotate", meta, zone=str(c[0]), zone_at=_tok_at(c[0]), by=c[1])
+
     def requires_stmt(self, meta, c):
         return _node("requires", meta, cond=c[0])
 
