@@ -18,7 +18,7 @@ from typing import Iterable
 from . import data as datafiles
 from . import flow
 from .builtins import AGGREGATES, CONSTANTS, FUNCTIONS
-from .errors import (DuplicateName, InvalidDeclaration, PlayerCountNotCovered,
+from .errors import (span_at, DuplicateName, InvalidDeclaration, PlayerCountNotCovered,
                      RecursiveDefinition, RulebookError, RulebookErrors, Span,
                      UnknownName, UnreachablePhase, WrongArity, WrongType,
                      did_you_mean)
@@ -58,7 +58,7 @@ class Checker:
     # -- reporting -----------------------------------------------------------
     def span(self, at, file=None) -> Span:
         file = file or self.file
-        return Span(file, at[0], at[1], at[2], at[3]) if at and at[0] else Span(file, 1, 1)
+        return span_at(file, at) if at and at[0] else Span(file, 1, 1)
 
     def data_file(self, written: str | None) -> str | None:
         """A data file named as the rulebook is named (both relative to the

@@ -31,6 +31,14 @@ class Span:
         return [self.line, self.column, self.end_line, self.end_column]
 
 
+def span_at(file: str, at) -> Span:
+    """The Span of an AST/IR ``at`` list. A node that came from another file
+    (a variant's base rulebook) carries that file as a fifth element."""
+    if len(at) > 4:
+        file = at[4]
+    return Span(file, at[0], at[1], at[2], at[3])
+
+
 class RulebookError(Exception):
     """Root of every error the project raises on purpose."""
 

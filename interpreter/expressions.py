@@ -14,7 +14,7 @@ that change zones copy them first.
 from __future__ import annotations
 
 from .builtins import FUNCTIONS
-from .errors import RuleError, Span, WrongType
+from .errors import RuleError, WrongType, span_at
 from .layout import (ANY, BOOL, NONE, NUMBER, PLAYER, SYMBOL, Layout,
                      comp_type, elem, is_comp, list_of)
 
@@ -42,7 +42,7 @@ class ExprCompiler:
 
     # -- static type checks -----------------------------------------------------
     def type_error(self, message, e, hint=None):
-        self.errors.append(WrongType(message, Span(self.ir["file"], *e["at"]), hint))
+        self.errors.append(WrongType(message, span_at(self.ir["file"], e["at"]), hint))
 
     def condition(self, e, scope) -> Compiled:
         """A formula used as yes/no: a component or a list is a mistake (a
@@ -194,7 +194,7 @@ class ExprCompiler:
             what = "a list" if target.type.startswith("list:") else f"a {target.type}"
             self.errors.append(WrongType(
                 f"'.{attr}' reads a component's attribute, but this is {what}",
-                Span(self.ir["file"], *e["at"]),
+                span_at(self.ir["file"], e["at"]),
                 hint="attributes belong to components: c.charm, g.favour"))
         elif is_comp(target.type) and target.type != comp_type(None):
             kind = target.type[5:]
@@ -204,7 +204,7 @@ class ExprCompiler:
                          for c in range(first, first + count))
             if count and not has_it and attr not in self._columns(kind):
                 self.errors.append(WrongType(
-                    f"a {kind} has no attribute '{attr}'", Span(self.ir["file"], *e["at"]),
+                    f"a {kind} has no attribute '{attr}'", span_at(self.ir["file"], e["at"]),
                     hint=f"{kind} has: {', '.join(sorted(self._columns(kind))) or 'no attributes'}"))
         static = lay.static.get(attr)
         has = lay.has.get(attr)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import InvalidDeclaration, RulebookErrors, Span
+from .errors import InvalidDeclaration, RulebookErrors, span_at
 
 # Types the compiler tracks for values (used for dedup keys and printing).
 NUMBER, BOOL, SYMBOL, PLAYER, NONE, ANY = "number", "bool", "symbol", "player", "none", "any"
@@ -160,7 +160,7 @@ def build_layout(ir: dict, n: int, table_value) -> Layout:
             if opt["node"] in ("once_per", "times_per"):
                 lay.limits[a["name"]] = (lay.new_slot(n), opt["times"], opt["scope"])
     if errors:
-        raise RulebookErrors([InvalidDeclaration(m, Span(file, *at)) for m, at in errors])
+        raise RulebookErrors([InvalidDeclaration(m, span_at(file, at)) for m, at in errors])
     return lay
 
 

@@ -227,6 +227,9 @@ def compile_schema(root: dict) -> Callable[[object], bool]:
         if key == "items":
             item = build(value)
             return lambda x: not isinstance(x, list) or all(item(v) for v in x)
+        if key == "prefixItems":
+            items = [build(v) for v in value]
+            return lambda x: not isinstance(x, list) or all(f(v) for f, v in zip(items, x))
         if key == "minItems":
             return lambda x: not isinstance(x, list) or len(x) >= value
         if key == "maxItems":
@@ -286,7 +289,8 @@ def _short(message: str) -> str:
 
 def _span_of(node):
     at = node.get("at") if isinstance(node, dict) else None
-    if isinstance(at, list) and len(at) == 4 and all(type(x) is int for x in at) and at[0] > 0:
+    if isinstance(at, list) and len(at) in (4, 5) and all(type(x) is int for x in at[:4]) \
+            and at[0] > 0:
         return list(at)
     return None
 
@@ -302,10 +306,10 @@ def _nearest_span(ir, path) -> tuple[str, list]:
             file = os.path.join(os.path.dirname(file), node["file"])
         at = _span_of(node)
         if at:
-            best = (file, at)
+            best = (at[4] if len(at) > 4 else file, at[:4])
         try:
             node = node[part]
         except (KeyError, IndexError, TypeError):
             return best
     at = _span_of(node)
-    return (file, at) if at else best
+    return (at[4] if len(at) > 4 else file, at[:4]) if at else best

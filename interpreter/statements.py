@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .choices import (groups_keys, many_keys, one_keys, pick_groups, pick_many,
                       pick_one)
-from .errors import RuleError, RuleLoop, RuleStuck, Span
+from .errors import RuleError, RuleLoop, RuleStuck, span_at
 from .layout import PLAYER, ANY, Layout, comp_type, elem, is_comp, list_of
 
 MAX_STEPS = 200_000      # statements one decision may run before rule/loop
@@ -66,7 +66,7 @@ class Machine:
         return b
 
     def span(self, at) -> Span:
-        return Span(self.file, at[0], at[1], at[2], at[3])
+        return span_at(self.file, at)
 
     # -- running -------------------------------------------------------------
     def start(self, s) -> None:
