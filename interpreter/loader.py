@@ -13,7 +13,8 @@ from pathlib import Path
 
 from .checks import check
 from .engine import Game
-from .errors import FileNotReadable, RulebookErrors
+from . import variants
+from .errors import FileNotReadable, RulebookError, RulebookErrors
 from .schema import validate_ir
 from .syntax import parse
 
@@ -42,33 +43,59 @@ def shown_path(path: Path) -> str:
         return str(path)
 
 
-def compile_ir(text: str, filename: str, base_dir: Path) -> dict:
+def _parse(text: str, filename: str) -> dict:
     try:
-        ast = parse(text, filename)
+        return parse(text, filename)
     except RulebookErrors:
         raise
-    except Exception as e:  # a SyntaxErrorInRulebook
-        from .errors import RulebookError
-        if isinstance(e, RulebookError):
-            raise RulebookErrors([e]) from None
+    except RulebookError as e:       # a syntax error
+        raise RulebookErrors([e]) from None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RulebookErrors([FileNotReadable(f"cannot read '{path}': {e}")]) from None
+
+
+def _parse_file(path: Path) -> tuple[dict, str]:
+    shown = shown_path(path)
+    return _parse(_read(path), shown), shown
+
+
+def compile_ir(text: str, filename: str, base_dir: Path) -> dict:
+    """Rulebook text → checked, schema-valid IR (a variant is merged with its
+    base first, see `variants`)."""
+    ast = _parse(text, filename)
+    header = variants.variant_header(ast)
+    changes = [item for item in ast["items"] if item["node"] != "variant"]
+    ast = variants.resolve(ast, Path(base_dir) / Path(filename).name, filename, _parse_file)
+    try:
+        ir = check(ast, filename, base_dir)
+        validate_ir(ir)
+    except RulebookErrors as e:
+        if header is not None:
+            variants.blame(e.errors, filename, changes)
         raise
-    ir = check(ast, filename, base_dir)
-    validate_ir(ir)
     return ir
 
 
 def load_ir(name_or_path: str) -> tuple[dict, Path]:
     path = find_rulebook(str(name_or_path))
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise RulebookErrors([FileNotReadable(f"cannot read '{path}': {e}")]) from None
-    return compile_ir(text, shown_path(path), path.parent), path
+    return compile_ir(_read(path), shown_path(path), path.parent), path
 
 
 def load_rulebook(name_or_path, options: dict | None = None) -> Game:
     """Load, check and prepare a rulebook; raises RulebookErrors."""
     ir, path = load_ir(str(name_or_path))
     game = Game(ir, options, str(path))
-    game.compile_all()
+    try:
+        game.compile_all()
+    except RulebookErrors as e:
+        ast = _parse(_read(path), ir["file"])
+        if variants.variant_header(ast) is not None:
+            variants.blame(e.errors, ir["file"],
+                           [i for i in ast["items"] if i["node"] != "variant"])
+        raise
     return game

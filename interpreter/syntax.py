@@ -143,6 +143,9 @@ class _ToAst(Transformer):
     def start(self, meta, items):
         return _node("rulebook", meta, items=items)
 
+    def variant_decl(self, meta, c):
+        return _node("variant", meta, base=c[0][1:-1], base_at=_tok_at(c[0]))
+
     def game_decl(self, meta, c):
         return _node("game", meta, title=c[0][1:-1])
 

@@ -27,7 +27,8 @@ from interpreter.errors import ActionError, OptionError
 from tests.scenario import check_consistent, permute_hidden
 
 ROOT = Path(__file__).resolve().parent.parent
-RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules"))
+# every game and every variant file
+RULEBOOKS = sorted((ROOT / "rulebooks").glob("**/*.rules"))
 SEEDS = tuple(range(8))
 MAX_DECISIONS = 3000      # a safety cap for the tests, not a rule (see HK-D5)
 
