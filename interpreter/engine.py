@@ -169,6 +169,7 @@ class Game:
         binding = bindings[action]
         m = self.program(state.n).machine
         s = state.copy()
+        s.events = []           # events belong to one transition
         stmt, f = m.current_choice(s)
         s.decisions += 1
         s.pending = ()

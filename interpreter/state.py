@@ -78,6 +78,7 @@ class State:
             self.over,
             self.round,
             self.turn,
+            [dict(e) for e in self.events],
         )
 
     # -- counters the API exposes --------------------------------------------
