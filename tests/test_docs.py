@@ -10,13 +10,16 @@ attributes, none of which shows when the page is rendered):
                            schema and the type checks of every player count,
                            as ``rulebook validate`` does
 ``rules host``             the complete rulebook the fragments are added to
-                           (Pick Seven, §2.2); exactly one
+                           (Pick Seven, §2.2); exactly one. It is also the
+                           file ``pick-seven.rules``, the base a variant
+                           example may name
 ``rules-fragment``         part of a rulebook: it is appended to the host and
                            the whole must load; a top-level ``setup`` or
                            ``scoring`` in the fragment replaces the host's
 ``rules part=NAME``        one part of a longer rulebook: the blocks with the
                            same NAME, joined in order, must load and finish
-                           random games for every player count they support
+                           random games for every player count they support;
+                           joined, they are also the file ``NAME.rules``
 ``yaml file=NAME``         a component data file, written next to the
                            examples before any of them is loaded
 ``proposal``               syntax that does not exist yet: never checked
@@ -67,6 +70,7 @@ CHECKED = {"rules", "rules-fragment", "yaml"}
 REPLACEABLE = ("setup", "scoring")     # sections a fragment may bring instead of the host's
 MARK = re.compile(r"#\s*(error|runtime)\[([a-z]+/[a-z-]+)\]")
 MAX_DECISIONS = 3000
+HOST_FILE = "pick-seven.rules"         # the host is also a file, so that variants can name it
 
 
 @dataclass
@@ -137,9 +141,12 @@ def shared_data_files(folder: Path) -> None:
 def folder(tmp_path_factory) -> Path:
     """Where the examples are loaded from, with every data file they read."""
     out = tmp_path_factory.mktemp("docs")
+    (out / HOST_FILE).write_text(HOST[0].body, encoding="utf-8")     # a variant's base
     for b in BLOCKS:
         if b.lang == "yaml" and "file" in b.attrs:
             (out / b.attrs["file"]).write_text(b.body, encoding="utf-8")
+    for name, parts in PARTS.items():      # a sketch is the base of a variant example
+        (out / f"{name}.rules").write_text("".join(b.body for b in parts), encoding="utf-8")
     if SHARED_DATA.is_dir():
         shared_data_files(out)
     return out
