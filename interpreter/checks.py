@@ -26,7 +26,7 @@ from .errors import (span_at, DuplicateName, InvalidDeclaration, PlayerCountNotC
 IR_FORMAT = "rulebook-ir/1"
 PASS = "pass"          # the action 'may take an action' adds (statements.PASS)
 ZONE_FLAGS = {"public", "owner", "hidden", "ordered"}
-VALUE_TYPES = {"number", "bool", "player", "symbol"}
+VALUE_TYPES = {"number", "bool", "player", "symbol", "any"}   # 'any' is not checked
 LIMIT_SCOPES = {"turn", "round", "game"}
 RESERVED_COLUMNS = {"copies"}
 
@@ -320,7 +320,7 @@ class Checker:
         if type_name not in VALUE_TYPES and type_name not in self.components:
             self.error(UnknownName, f"unknown type '{type_name}'", at,
                        hint=did_you_mean(type_name, VALUE_TYPES | set(self.components))
-                       or "types: number, bool, player, symbol, or a component type")
+                       or "types: number, bool, player, symbol, any, or a component type")
 
     def _declare_table(self, tbl):
         rows = tbl["rows"]

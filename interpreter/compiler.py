@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from . import statements as st
 from .errors import RulebookErrors
 from .choices import key_function
-from .expressions import Compiled, ExprCompiler
+from .expressions import Compiled, ExprCompiler, describe, family
 from .layout import ANY, PLAYER, Layout, build_layout, elem, list_of
 
 
@@ -71,6 +71,9 @@ class Compiler:
         for i, ph in enumerate(ir["phases"]):
             self.context = f"phase {ph['name']}"
             self.m.phase_blocks[i] = self.block(ph["body"], {}, st.end_phase).id
+        for d in ir["defines"]:      # every define is checked, used or not
+            self.context = f"define {d['name']}"
+            self.ex.define(d["name"])
         scoring = ir["scoring"]
         score = self.expr(scoring["score"], {"p": PLAYER})
         tie = [(1 if k["node"] == "most" else -1, self.expr(k["expr"], {"p": PLAYER}))
@@ -180,7 +183,8 @@ class Compiler:
         return st.Move(s["at"], self.fn(s["what"], scope), self.zone_index(s["to"], scope))
 
     def s_deal(self, s, scope):
-        return st.Deal(s["at"], self.fn(s["count"], scope), self.zone_index(s["source"], scope),
+        return st.Deal(s["at"], self.number(s["count"], scope, "how many to deal"),
+                       self.zone_index(s["source"], scope),
                        self.zone_index(s["to"], scope))
 
     def s_shuffle(self, s, scope):
@@ -198,11 +202,40 @@ class Compiler:
         v = lay.variables[target["name"] if target["node"] == "name" else target["fn"]]
         return self.indexed(v.base, v.index, target, scope)
 
+    def target_type(self, target, scope) -> str:
+        lay = self.lay
+        if target["node"] == "attribute":
+            return lay.has_type.get(target["attr"], ANY)
+        v = lay.variables.get(target["name"] if target["node"] == "name" else target["fn"])
+        return v.type if v else ANY
+
     def s_set(self, s, scope):
-        return st.SetSlot(s["at"], self.slot(s["target"], scope), self.fn(s["value"], scope), False)
+        value = self.expr(s["value"], scope)
+        want = self.target_type(s["target"], scope)
+        a, b = family(want), family(value.type)
+        if a and b and a != b and not {a, b} <= {"player", "number"}:
+            self.ex.type_error(f"sets {describe(want)} to {describe(value.type)}", s)
+        return st.SetSlot(s["at"], self.slot(s["target"], scope), value.fn, False)
 
     def s_add(self, s, scope):
-        return st.SetSlot(s["at"], self.slot(s["target"], scope), self.fn(s["value"], scope), True)
+        value = self.expr(s["value"], scope)
+        for t in (value.type, self.target_type(s["target"], scope)):
+            if family(t) not in (None, "number"):
+                self.ex.type_error(f"'add' adds numbers, not {describe(t)}", s)
+                break
+        return st.SetSlot(s["at"], self.slot(s["target"], scope), value.fn, True)
+
+    def number(self, e, scope, what):
+        c = self.expr(e, scope)
+        if family(c.type) not in (None, "number"):
+            self.ex.type_error(f"{what} is a number, not {describe(c.type)}", e)
+        return c.fn
+
+    def player(self, e, scope, what):
+        c = self.expr(e, scope)
+        if family(c.type) not in (None, "player", "number"):
+            self.ex.type_error(f"{what} is a player, not {describe(c.type)}", e)
+        return c.fn
 
     def s_let(self, s, scope):
         value = self.expr(s["value"], scope)
@@ -221,7 +254,7 @@ class Compiler:
 
     def s_repeat_times(self, s, scope):
         body = self.block(s["body"], scope, st.end_repeat_times).id
-        return st.RepeatTimes(s["at"], self.fn(s["count"], scope), body)
+        return st.RepeatTimes(s["at"], self.number(s["count"], scope, "how often to repeat"), body)
 
     def s_repeat_until(self, s, scope):
         cond = self.ex.condition(s["cond"], scope).fn
@@ -230,17 +263,18 @@ class Compiler:
 
     def s_turn(self, s, scope):
         body = self.block(s["body"], scope, st.end_turn).id
-        return st.Turn(s["at"], self.fn(s["player"], scope), body, self.resets["turn"])
+        return st.Turn(s["at"], self.player(s["player"], scope, "whose turn it is"), body,
+                       self.resets["turn"])
 
     def s_take_action(self, s, scope):
         names = s["among"] or [a["name"] for a in self.ir["actions"]]
-        return st.TakeAction(s["at"], self.fn(s["player"], scope),
+        return st.TakeAction(s["at"], self.player(s["player"], scope, "who takes an action"),
                              [self.actions[n] for n in names], s["optional"])
 
     def s_choose(self, s, scope):
         spec = self.choice(s["var"], s["choice"], scope)
         scope[s["var"]] = spec.value_type
-        return st.Choose(s["at"], self.fn(s["player"], scope), spec)
+        return st.Choose(s["at"], self.player(s["player"], scope, "who chooses"), spec)
 
     def s_each_chooses(self, s, scope):
         players = self.fn(s["players"], scope)
@@ -249,7 +283,8 @@ class Compiler:
         return st.EachChooses(s["at"], s["player_var"], players, spec)
 
     def s_rotate(self, s, scope):
-        return st.Rotate(s["at"], self.lay.zones[s["zone"]].base, self.fn(s["by"], scope))
+        return st.Rotate(s["at"], self.lay.zones[s["zone"]].base,
+                         self.number(s["by"], scope, "how many seats to rotate"))
 
     def s_requires(self, s, scope):
         return st.Requires(s["at"])

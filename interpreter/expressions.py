@@ -45,11 +45,11 @@ class ExprCompiler:
         self.errors.append(WrongType(message, span_at(self.ir["file"], e["at"]), hint))
 
     def condition(self, e, scope) -> Compiled:
-        """A formula used as yes/no: a component or a list is a mistake (a
-        component is an id at run time, and the first one would read as no)."""
+        """A formula used as yes/no. Anything else is a mistake: a component
+        or a player is a number at run time, and the first one would read as no."""
         c = self.compile(e, scope)
         fam = family(c.type)
-        if fam in ("component", "list"):
+        if fam not in (None, "bool"):
             self.type_error(f"a condition must be yes or no, but this is {describe(c.type)}", e,
                             hint="compare it: x != none, size(c) > 0, contains(c, x)")
         return c
@@ -179,8 +179,8 @@ class ExprCompiler:
         if fn == "contains" and len(args) == 2:
             a, b = family(elem(args[0].type)), family(args[1].type)
             if a and b and a != b and not {a, b} <= {"player", "number"}:
-                self.type_error(f"contains() looks for {describe(args[1].type)} among "
-                                f"{describe(elem(args[0].type))} values", e)
+                self.type_error(f"contains() looks for {describe(args[1].type)} in a list of "
+                                f"{plural(elem(args[0].type))}", e)
         if len(afns) == 1:
             a0 = afns[0]
             return Compiled(lambda s, env: impl(s, a0(s, env)), t, e["at"])
@@ -479,6 +479,15 @@ def describe(t: str) -> str:
         return "a list"
     return {"number": "a number", "player": "a player", "symbol": "a word",
             "bool": "yes/no"}.get(t, "a value")
+
+
+def plural(t: str) -> str:
+    if t.startswith("comp:"):
+        return f"components ({t[5:]})" if t[5:] else "components"
+    if t.startswith("list:"):
+        return "lists"
+    return {"number": "numbers", "player": "players", "symbol": "words",
+            "bool": "yes/no values"}.get(t, "values")
 
 
 def _floordiv(a, b):

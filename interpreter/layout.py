@@ -165,7 +165,7 @@ def build_layout(ir: dict, n: int, table_value) -> Layout:
 
 
 def _declared_type(name: str, ir: dict) -> str:
-    if name in (NUMBER, BOOL, SYMBOL, PLAYER):
+    if name in (NUMBER, BOOL, SYMBOL, PLAYER, ANY):
         return name
     return comp_type(name)
 

@@ -424,16 +424,19 @@ class ChoiceSpec:
         """The content keys of every option, in a deterministic order."""
         values = self.source(s, env)
         if self.kind == "one":
-            keys = one_keys(values, self.key)
-            if self.where is not None:
-                inner = dict(env)
-                kept = []
-                for k in keys:
-                    inner[self.name] = pick_one(values, self.key, k)
-                    if self.where(s, inner):
-                        kept.append(k)
-                keys = kept
-            return keys
+            if self.where is None:
+                return one_keys(values, self.key)
+            first: dict = {}
+            key = self.key
+            for v in values:
+                first.setdefault(key(v), v)
+            inner = dict(env)
+            kept = []
+            for k, v in first.items():
+                inner[self.name] = v
+                if self.where(s, inner):
+                    kept.append(k)
+            return kept
         if self.kind == "many":
             return many_keys(values, self.key, self.count(s, env))
         return groups_keys(values, self.key, self.groups(s, env), self.size(s, env))

@@ -174,3 +174,57 @@ def test_same_seed_same_game_different_seed_different_deal():
     assert a == b
     deals = {tuple(g.new_game(players=2, seed=k).zones[1]) for k in range(10)}
     assert len(deals) > 1
+
+
+TYPED = """
+game "Typed"
+players 2
+component card
+  | name | value |
+  | A    | 1     |
+  | B    | 2     |
+zone deck: card, ordered
+variable start: player = 0
+variable total: number = 0
+variable top: card = none
+setup
+  move all card to deck
+phase play
+  STATEMENT
+  turn 0
+    current takes an action
+action go
+  end game
+scoring
+  score = total
+"""
+
+
+@pytest.mark.parametrize("statement", [
+    "if start\n    set total = 1",            # a player is not yes/no
+    "if total\n    set total = 1",            # nor a number
+    "add first(deck) to total",               # a card is not a number
+    "set top = 3",                            # a card variable takes cards
+    "set total = A",
+    "turn first(deck)\n    set total = 1",    # a turn belongs to a player
+    "deal A from deck to deck",
+    "repeat A times\n    set total = 1",
+])
+def test_statements_check_the_kind_of_their_values(statement, tmp_path):
+    from interpreter.errors import RulebookErrors
+    path = tmp_path / "typed.rules"
+    path.write_text(TYPED.replace("STATEMENT", statement), encoding="utf-8")
+    with pytest.raises(RulebookErrors) as info:
+        load_rulebook(path)
+    assert [e.code for e in info.value.errors] == ["rulebook/type"]
+    assert info.value.errors[0].span.line == 15
+
+
+def test_an_unused_define_is_checked_too(tmp_path):
+    from interpreter.errors import RulebookErrors
+    path = tmp_path / "typed.rules"
+    path.write_text(TYPED.replace("STATEMENT", "set top = last(deck)")
+                    + "define unused = last(deck) + 1\n", encoding="utf-8")
+    with pytest.raises(RulebookErrors) as info:
+        load_rulebook(path)
+    assert [(e.code, e.span.line) for e in info.value.errors] == [("rulebook/type", 22)]
