@@ -51,7 +51,7 @@ def many_keys(values: list, key, count: int) -> list:
     if not 0 <= count <= len(values):
         return []
     keys, counts = _shape(values, key)
-    return [tuple(keys[i] for i in pattern) for pattern in _multisets(counts, count)]
+    return list(_many_keys(tuple(keys), counts, count))
 
 
 def groups_keys(values: list, key, ngroups: int, size: int) -> list:
@@ -60,8 +60,21 @@ def groups_keys(values: list, key, ngroups: int, size: int) -> list:
     if ngroups < 0 or size < 0 or ngroups * size > len(values):
         return []
     keys, counts = _shape(values, key)
-    return [tuple(tuple(keys[i] for i in group) for group in pattern)
-            for pattern in _partitions(counts, ngroups, size)]
+    return list(_groups_keys(tuple(keys), counts, ngroups, size))
+
+
+# The same hands come up again and again in playouts: the key tuples of a
+# hand's options are computed once per (keys, counts).
+
+@functools.lru_cache(maxsize=65536)
+def _many_keys(keys: tuple, counts: tuple, count: int) -> tuple:
+    return tuple(tuple(keys[i] for i in pattern) for pattern in _multisets(counts, count))
+
+
+@functools.lru_cache(maxsize=65536)
+def _groups_keys(keys: tuple, counts: tuple, ngroups: int, size: int) -> tuple:
+    return tuple(tuple(tuple(keys[i] for i in group) for group in pattern)
+                 for pattern in _partitions(counts, ngroups, size))
 
 
 def pick_one(values: list, key, k):

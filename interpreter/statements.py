@@ -457,11 +457,12 @@ class Action:
     Frozen and hashable; ``str(action)`` is the text the REPL prints and
     accepts. ``text_for(viewer)`` hides a private action's arguments."""
 
-    __slots__ = ("player", "name", "args", "private", "_show", "_text")
+    __slots__ = ("player", "name", "args", "private", "_show", "_text", "_hash")
 
     def __init__(self, player, name, args, private=False, show=None):
         self.player, self.name, self.args = player, name, args
         self.private, self._show, self._text = private, show, None
+        self._hash = None
 
     def __str__(self) -> str:
         if self._text is None:
@@ -481,7 +482,10 @@ class Action:
                 and self.name == other.name and self.args == other.args)
 
     def __hash__(self) -> int:
-        return hash((self.player, self.name, self.args))
+        h = self._hash
+        if h is None:
+            h = self._hash = hash((self.player, self.name, self.args))
+        return h
 
 
 class ActionDef:
