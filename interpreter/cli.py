@@ -27,7 +27,7 @@ from .players import KINDS as AI_KINDS
 from .repl import Repl
 from .parallel import BACKENDS, Source
 from .parallel import run as run_games
-from .reports import print_comparison, print_coverage, print_simulation
+from .reports import print_comparison, print_coverage, print_simulation, say
 from .simulate import Plan, Timer, compare, summarize
 from .simulate import coverage as simulation_coverage
 
@@ -195,7 +195,7 @@ def simulation_plan(game, args) -> Plan:
     if args.address is not None and args.backend != "ray":
         raise CommandError("--address is for --backend ray")
     players = player_count(game, args)
-    game.program(players)  # an impossible player count is option/invalid now
+    check_player_count(game, players)
     seats = ["random"] * players
     for seat, kind in args.ai or []:
         if seat >= players:
@@ -204,6 +204,12 @@ def simulation_plan(game, args) -> Plan:
         seats[seat] = kind
     return Plan(players=players, seats=tuple(seats), seed=args.seed,
                 iterations=args.iterations, max_decisions=args.max_decisions)
+
+
+def check_player_count(game, players: int) -> None:
+    if not game.min_players <= players <= game.max_players:
+        raise OptionError(f"{game.name} is for {game.min_players} to {game.max_players} "
+                          f"players, not {players}")
 
 
 def json_target(args):
@@ -227,23 +233,27 @@ def write_json(args, data: dict) -> None:
         raise CommandError(f"cannot write '{args.json}': {err.strerror}") from None
 
 
-def source_of(target: str, game, options: dict, backend: str) -> Source:
-    # A Ray machine may lack the file: it gets the checked IR instead.
-    return Source(target, options, ir=game.ir if backend == "ray" else None,
-                  fingerprint=game.fingerprint)
-
-
 def play_batch(args, sources: list, games: list, plan: Plan):
-    """Runs the games with a progress bar on stderr (when it is a terminal)."""
+    """Runs the games with a progress bar on stderr (when it is a terminal).
+    The bar starts at the first progress report, once the worker processes
+    exist, so that they are not forked while its thread runs."""
     workers = min(args.workers or os.cpu_count() or 1, args.games)
-    show_bar = sys.stderr.isatty() and not args.quiet
-    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
-                  disable=not show_bar, transient=True) as bar:
-        task = bar.add_task("games", total=args.games * len(sources))
+    bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
+                   disable=not sys.stderr.isatty() or args.quiet, transient=True)
+    task = bar.add_task("games", total=args.games * len(sources))
+
+    def progress(done: int, _total: int) -> None:
+        if not bar.live.is_started:
+            bar.start()
+        bar.update(task, completed=done)
+
+    try:
         return run_games(sources, plan, args.games, loaded=games, workers=workers,
                          backend=args.backend, address=args.address, coverage=args.coverage,
-                         progress=lambda done, _total: bar.update(task, completed=done))
+                         progress=progress)
+    finally:
+        bar.stop()
 
 
 def report_of(batch, which: int, plan: Plan, games: int, timer: Timer) -> dict:
@@ -265,7 +275,7 @@ def cmd_simulate(args) -> int:
     plan = simulation_plan(game, args)
     json_target(args)
     timer = Timer()
-    batch = play_batch(args, [source_of(args.game, game, options, args.backend)], [game], plan)
+    batch = play_batch(args, [Source.of(game, args.game, options)], [game], plan)
     report = {"game": game.name, "rulebook": args.game, "options": game.options,
               **report_of(batch, 0, plan, args.games, timer)}
     if args.coverage:
@@ -286,11 +296,11 @@ def cmd_compare(args) -> int:
     base = load_game(args.base, options)
     variant = load_game(args.variant, variant_options)
     plan = simulation_plan(base, args)
-    variant.program(plan.players)
+    check_player_count(variant, plan.players)
     json_target(args)
     timer = Timer()
-    sources = [source_of(args.base, base, options, args.backend),
-               source_of(args.variant, variant, variant_options, args.backend)]
+    sources = [Source.of(base, args.base, options),
+               Source.of(variant, args.variant, variant_options)]
     batch = play_batch(args, sources, [base, variant], plan)
     reports = [report_of(batch, k, plan, args.games, timer) for k in (0, 1)]
     comparison = compare(batch.records[0], batch.records[1], plan)
@@ -309,12 +319,11 @@ def cmd_compare(args) -> int:
     if args.json != "-":
         console = Console()
         if base.fingerprint == variant.fingerprint:
-            console.print("note: the base and the variant have the same rules and options",
-                          markup=False, highlight=False)
+            say(console, "note: the base and the variant have the same rules and options")
         print_comparison(comparison, console, *titles)
         if args.coverage:
             for key, title in zip(("base", "variant"), titles):
-                console.print(f"{key}: {title}", markup=False, highlight=False)
+                say(console, f"{key}: {title}")
                 cov = result[key]["coverage"]
                 print_coverage(cov["never_fired"], cov["total"], console)
     return 130 if batch.interrupted else 0
@@ -357,21 +366,24 @@ def build_parser() -> ArgumentParser:
     play.set_defaults(run=cmd_play)
 
     def simulation_options(p):
-        p.add_argument("--players", type=int, help="default: the fewest the game allows")
-        p.add_argument("--games", type=int, default=100)
-        p.add_argument("--seed", type=int, default=0,
-                       help="game i is dealt with seed+i; its AIs are seeded from (seed, i, seat)")
+        p.add_argument("--players", type=int, metavar="N",
+                       help="default: the fewest the game allows")
+        p.add_argument("--games", type=int, default=100, metavar="N",
+                       help="games to play (default 100)")
+        p.add_argument("--seed", type=int, default=0, metavar="S",
+                       help="game i is dealt with seed S+i; its AIs are seeded from (S, i, seat)")
         p.add_argument("--ai", action="append", type=ai_arg, metavar="SEAT=KIND",
                        help=f"the player of a seat: {', '.join(AI_KINDS)} (default random; "
                             "repeatable)")
-        p.add_argument("--iterations", type=int,
+        p.add_argument("--iterations", type=int, metavar="N",
                        help="search iterations per move of mcts/ismcts (default 200)")
-        p.add_argument("--workers", type=int,
+        p.add_argument("--workers", type=int, metavar="N",
                        help="processes to play on (default: all cores)")
         p.add_argument("--backend", choices=BACKENDS, default="local",
                        help="local processes, or a Ray cluster (needs rulebook[ray])")
-        p.add_argument("--address", help="the Ray cluster's address (default: a local Ray)")
-        p.add_argument("--max-decisions", type=int, default=10000,
+        p.add_argument("--address", metavar="ADDR",
+                       help="the Ray cluster's address (default: start a local Ray)")
+        p.add_argument("--max-decisions", type=int, default=10000, metavar="N",
                        help="cut a game off after this many decisions")
         p.add_argument("--coverage", action="store_true",
                        help="list the statements and actions that never fired")

@@ -15,6 +15,7 @@ the chunks already finished, marked `interrupted`.
 from __future__ import annotations
 
 import json
+import logging
 import signal
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -32,15 +33,21 @@ MAX_CHUNK = 64
 
 @dataclass(frozen=True)
 class Source:
-    """How a worker gets a game: the rulebook's path (or name) and options.
-    With `ir` (the checked IR, plain JSON) a worker builds the game without
-    the file, as machines of a cluster must; `fingerprint` tells versions
-    of a rulebook apart in a worker's cache."""
+    """How a worker gets a game: the rulebook's path (or name) and options,
+    or better the checked IR (plain JSON), from which a worker builds the
+    game in milliseconds instead of parsing and checking the file again,
+    and without the file, as the machines of a cluster must. `fingerprint`
+    tells versions of a rulebook apart in a Ray worker's cache."""
 
     target: str
     options: dict = field(default_factory=dict)
     ir: Optional[dict] = None
     fingerprint: str = ""
+
+    @classmethod
+    def of(cls, game, target: str, options: Optional[dict] = None) -> "Source":
+        """The source of a game already loaded (and checked) here."""
+        return cls(target, dict(options or {}), ir=game.ir, fingerprint=game.fingerprint)
 
     def load(self, coverage: bool = False):
         if self.ir is not None:
@@ -165,15 +172,22 @@ def run(sources: list, plan: Plan, games: int, *, loaded: Optional[list] = None,
         if progress is not None:
             progress(done, total)
 
+    def started() -> None:
+        # The workers exist now: a progress display may start its thread
+        # (forking a process that has threads is unsafe).
+        if progress is not None:
+            progress(0, total)
+
     if backend == "ray":
-        workers, interrupted = _run_ray(sources, plan, games, address, coverage, take)
+        workers, interrupted = _run_ray(sources, plan, games, address, coverage, take, started)
     elif backend != "local":
         raise CommandError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
     elif workers == 1:
+        started()
         interrupted = _run_here(loaded or [s.load() for s in sources], plan, games,
                                 coverage, take)
     else:
-        interrupted = _run_pool(sources, plan, games, workers, coverage, take)
+        interrupted = _run_pool(sources, plan, games, workers, coverage, take, started)
     for rs in records:
         rs.sort(key=lambda r: r.index)
     return Batch(records, merged, interrupted, workers, backend)
@@ -183,22 +197,29 @@ def _run_here(games_here: list, plan, games, coverage, take) -> bool:
     if coverage:
         for game in games_here:
             game.measure_coverage()
+    before = [coverage_counts(game) if coverage else {} for game in games_here]
+    interrupted = False
     try:
         # Game by game, so that Ctrl-C loses at most the game being played.
         for which, start, stop in chunks(games, 1, len(games_here)):
             for i in range(start, stop):
-                take(play_chunk(games_here[which], which, plan, i, i + 1, coverage))
+                take(play_chunk(games_here[which], which, plan, i, i + 1, False))
     except KeyboardInterrupt:
-        return True
-    return False
+        interrupted = True
+    if coverage:
+        for which, game in enumerate(games_here):
+            counts = coverage_counts(game)
+            take(Chunk(which, [], {k: v - before[which].get(k, 0) for k, v in counts.items()}))
+    return interrupted
 
 
-def _run_pool(sources, plan, games, workers, coverage, take) -> bool:
+def _run_pool(sources, plan, games, workers, coverage, take, started) -> bool:
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
                                initargs=(sources, coverage))
     try:
         pending = {pool.submit(_pool_chunk, which, plan, start, stop, coverage)
                    for which, start, stop in chunks(games, workers, len(sources), searches(plan))}
+        started()
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
@@ -228,7 +249,7 @@ def _stop(pool: ProcessPoolExecutor) -> None:
             process.terminate()
 
 
-def _run_ray(sources, plan, games, address, coverage, take) -> tuple:
+def _run_ray(sources, plan, games, address, coverage, take, started) -> tuple:
     try:
         import ray
     except ImportError:
@@ -236,7 +257,7 @@ def _run_ray(sources, plan, games, address, coverage, take) -> tuple:
                            "pip install 'rulebook[ray]'", code="simulate/ray-missing") from None
     try:
         ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
-                 logging_level="error")
+                 logging_level=logging.ERROR)
         workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
     except Exception as err:  # noqa: BLE001 - Ray raises many kinds for one failure
         where = f"at '{address}'" if address else "locally"
@@ -247,6 +268,7 @@ def _run_ray(sources, plan, games, address, coverage, take) -> tuple:
     shared = ray.put(list(sources))
     pending = [remote.remote(shared, which, plan, start, stop, coverage)
                for which, start, stop in chunks(games, workers, len(sources), searches(plan))]
+    started()
     try:
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)

@@ -47,6 +47,16 @@ def _reward(game, state, player) -> float:
     return 1.0 / len(out.winners)
 
 
+def _rewards(game, state) -> list:
+    """Every player's `_reward`, from one outcome; all 0 for a game cut off."""
+    out = game.outcome(state)
+    rewards = [0.0] * state.players
+    if out is not None:
+        for p in out.winners:
+            rewards[p] = 1.0 / len(out.winners)
+    return rewards
+
+
 def _margin(game, state, player) -> float:
     scores = game.scores(state)
     others = [v for p, v in enumerate(scores) if p != player]
@@ -98,27 +108,59 @@ class ISMCTSPlayer:
     """Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): each
     iteration samples a state consistent with the view, walks the tree over
     the actions legal in that sample (UCB1 with availability counts), expands
-    one node, plays randomly to the end and backs up each player's reward."""
+    one node, plays randomly to the end and backs up each player's reward.
+
+    With `groups` every decision is taken in two steps, first the action's
+    name, then its arguments ("move groups", Childs, Brodeur & Kocsis 2008):
+    a rulebook action with many argument choices (four cards out of seven)
+    would otherwise spread a small budget one playout per choice."""
 
     kind = "ismcts"
     uses_view = True
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
-                 exploration: float = 0.7, max_playout: int = 2000):
+                 exploration: float = 0.7, groups: bool = False, max_playout: int = 2000):
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds
         self.c = exploration
+        self.groups = groups
         self.max_playout = max_playout
         self.iterations_done = 0
 
     def _sample(self, game, view):
         return sample_state(game, view["info"], self.rng)
 
+    def _pick(self, node, keys, mover):
+        """The child to follow among `keys` (those available now): a random
+        untried one, expanded, or else the best by UCB1; (key, child, new)."""
+        children = node.children
+        untried = []
+        available = []
+        # One look-up per key: hashing actions is most of the tree's cost.
+        for k in keys:
+            child = children.get(k)
+            if child is None:
+                untried.append(k)
+            else:
+                child.avail += 1
+                available.append((k, child))
+        if untried:
+            k = untried[self.rng.randrange(len(untried))]
+            child = children[k] = _Node(mover)
+            child.avail = 1
+            return k, child, True
+        c = self.c
+        best, best_k, best_child = -1.0, None, None
+        for k, ch in available:
+            ucb = ch.value / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+            if ucb > best:
+                best, best_k, best_child = ucb, k, ch
+        return best_k, best_child, False
+
     def act(self, game, view, actions):
         if len(actions) == 1:
             return actions[0]
-        me = view["viewer"]
         root = _Node(None)
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         rng = self.rng
@@ -127,54 +169,60 @@ class ISMCTSPlayer:
             done += 1
             state = self._sample(game, view)
             node = root
-            path = [root]
+            path = []
             # selection and expansion
             while not state.over:
                 mover = state.pending[0]
                 legal = game.legal_actions(state, mover)
-                for a in legal:
-                    child = node.children.get(a)
-                    if child is not None:
-                        child.avail += 1
-                untried = [a for a in legal if a not in node.children]
-                if untried:
-                    a = untried[rng.randrange(len(untried))]
-                    child = node.children[a] = _Node(mover)
-                    child.avail = 1
-                    state = game.apply(state, a)
-                    path.append(child)
-                    break
-                best, best_a = -1.0, None
-                for a in legal:
-                    ch = node.children[a]
-                    ucb = ch.value / ch.visits + self.c * math.sqrt(math.log(ch.avail) / ch.visits)
-                    if ucb > best:
-                        best, best_a = ucb, a
-                node = node.children[best_a]
-                state = game.apply(state, best_a)
+                new = False
+                if self.groups:
+                    name, node, new = self._pick(node, _names(legal), mover)
+                    path.append(node)
+                    legal = [a for a in legal if a.name == name]
+                action, node, new_action = self._pick(node, legal, mover)
                 path.append(node)
+                state = game.apply(state, action)
+                if new or new_action:
+                    break
             # random playout
             steps = 0
             while not state.over and steps < self.max_playout:
-                mover = state.pending[0]
-                legal = game.legal_actions(state, mover)
+                legal = game.legal_actions(state, state.pending[0])
                 state = game.apply(state, legal[rng.randrange(len(legal))])
                 steps += 1
-            rewards = {}
-            for n in path[1:]:
-                p = n.player
-                if p not in rewards:
-                    rewards[p] = _reward(game, state, p) if state.over else 0.0
+            rewards = _rewards(game, state)
+            for n in path:
                 n.visits += 1
-                n.value += rewards[p]
+                n.value += rewards[n.player]
         self.iterations_done += done
+        return self._choose(root, actions)
+
+    def _choose(self, root, actions):
+        """The most visited legal action (through the most visited group)."""
+        node = root
+        if self.groups:
+            names = set(_names(actions))
+            groups = [(ch.visits, k) for k, ch in root.children.items() if k in names]
+            if not groups:
+                return actions[self.rng.randrange(len(actions))]
+            top = max(v for v, _ in groups)
+            name = self._any([k for v, k in groups if v == top])
+            node = root.children[name]
+            actions = [a for a in actions if a.name == name]
         legal = set(actions)
-        scored = [(ch.visits, a) for a, ch in root.children.items() if a in legal]
+        scored = [(ch.visits, a) for a, ch in node.children.items() if a in legal]
         if not scored:
-            return actions[rng.randrange(len(actions))]
+            return actions[self.rng.randrange(len(actions))]
         top = max(v for v, _ in scored)
-        best = [a for v, a in scored if v == top]
-        return best[rng.randrange(len(best))]
+        return self._any([a for v, a in scored if v == top])
+
+    def _any(self, items):
+        return items[self.rng.randrange(len(items))]
+
+
+def _names(actions) -> list:
+    """The action names among `actions`, in order of first appearance."""
+    return list(dict.fromkeys(a.name for a in actions))
 
 
 class MCTSPlayer(ISMCTSPlayer):
@@ -193,6 +241,7 @@ def make_player(kind: str, seed: int = 0, **options):
         return GreedyPlayer(seed, **{k: v for k, v in options.items() if k == "samples"})
     if kind in ("mcts", "ismcts"):
         cls = MCTSPlayer if kind == "mcts" else ISMCTSPlayer
-        return cls(seed, **{k: v for k, v in options.items() if k in ("iterations", "seconds")})
+        return cls(seed, **{k: v for k, v in options.items()
+                            if k in ("iterations", "seconds", "exploration", "groups")})
     raise CommandError(f"unknown AI kind '{kind}'", hint="choose one of " + ", ".join(KINDS),
                        code="command/unknown-ai")

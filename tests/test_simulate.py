@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import sys
 from pathlib import Path
 
 import pytest
@@ -257,3 +258,68 @@ def test_ray_backend_gives_the_local_report(tmp_path, capsys):
     capsys.readouterr()
     assert remote["timing"]["backend"] == "ray"
     assert without_timing(local) == without_timing(remote)
+
+
+class FakeRay:
+    """Just enough of Ray's API, run in this process, to test the Ray path
+    without Ray: results must equal the local ones, failures be one line."""
+
+    class Ref:
+        def __init__(self, value):
+            self.value = value
+
+    def __init__(self, unreachable: bool = False):
+        self.unreachable = unreachable
+        self.address = "unset"
+
+    def init(self, address=None, **_):
+        self.address = address
+        if self.unreachable:
+            raise ConnectionError(f"Could not connect to {address}\nafter 10 retries")
+
+    def cluster_resources(self):
+        return {"CPU": 3.0}
+
+    def put(self, value):
+        return self.Ref(value)
+
+    def remote(self, fn):
+        ray = self
+
+        class Remote:
+            @staticmethod
+            def remote(*args):
+                return ray.Ref(fn(*(a.value if isinstance(a, ray.Ref) else a for a in args)))
+        return Remote
+
+    def wait(self, refs, num_returns=1):
+        return refs[:num_returns], refs[num_returns:]
+
+    def get(self, ref):
+        return ref.value
+
+    def cancel(self, ref, force=False):
+        pass
+
+
+def test_the_ray_path_gives_the_local_report(tmp_path, capsys, monkeypatch):
+    fake = FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    argv = ["simulate", "hanamikoji", "--games", "5", "--seed", "2", "--coverage",
+            "--ai", "1=greedy"]
+    local = run_cli_json(tmp_path, "local", *argv, "--workers", "1")
+    remote = run_cli_json(tmp_path, "ray", *argv, "--backend", "ray", "--address", "auto")
+    capsys.readouterr()
+    assert fake.address == "auto"
+    assert remote["timing"]["backend"] == "ray" and remote["timing"]["workers"] == 3
+    assert without_timing(local) == without_timing(remote)
+
+
+def test_an_unreachable_ray_cluster_is_a_one_line_error(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", FakeRay(unreachable=True))
+    code = cli.main(["simulate", "hanamikoji", "--games", "2", "--backend", "ray",
+                     "--address", "10.0.0.1:6379", "--quiet"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert err.startswith("error[simulate/ray-unreachable]") and "10.0.0.1:6379" in err
+    assert err.strip().count("\n") == 0 and "Traceback" not in err
