@@ -106,6 +106,19 @@ def value_of(game: Game, state: State, attr: str, name: str):
     return state.vars[lay.has[attr][lay.instances[name]]]
 
 
+def values_in(game: Game, state: State, ref, attr: str) -> list:
+    """``(card, value)`` for every card of a zone, bottom first: the current value
+    of a mutable attribute (`has`) of cards that need not have names (a value
+    that is a component shows as its display name, none as None)."""
+    lay = game.program(state.n).lay
+    slots, is_component = lay.has[attr], lay.has_type[attr].startswith("comp:")
+    out = []
+    for c in state.zones[zone_index(game, state, ref)]:
+        v = state.vars[slots[c]] if slots[c] >= 0 else None
+        out.append((lay.display[c], lay.display[v] if is_component and v is not None else v))
+    return out
+
+
 def var(game: Game, state: State, name: str, index: Optional[int] = None):
     """A game variable (or one player's entry of a per-player variable)."""
     slot = game.program(state.n).lay.variables[name]
