@@ -96,12 +96,12 @@ def check_refusals(g, s, n, seen, before):
     """Moves of a player not to move, and legal moves of another moment, are
     refused with an action/… code; the state is unchanged."""
     movers = g.to_move(s)
-    legal = set(g.legal_actions(s, movers[0])) if movers else set()
+    legal = {a for p in movers for a in g.legal_actions(s, p)}
     tries = []
-    if movers and n > 1:
+    others = [p for p in range(n) if p not in movers]
+    if movers and others:       # with a simultaneous choice everybody may be to move
         a = next(iter(legal))
-        other = next(p for p in range(n) if p not in movers)
-        tries.append(Action(other, a.name, a.args))
+        tries.append(Action(others[0], a.name, a.args))
     tries += [a for a in seen if a not in legal][:3]
     tries.append("not an action")
     for bad in tries:
