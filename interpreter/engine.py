@@ -118,7 +118,8 @@ class Game:
                 if m.coverage is not None:
                     row["count"] += m.coverage[sid]
             for name, count in m.action_counts.items():
-                rows[("action", name)]["count"] += count
+                if ("action", name) in rows:      # not 'pass', which is no rule
+                    rows[("action", name)]["count"] += count
         return sorted(rows.values(), key=lambda r: (r["line"], r["column"]))
 
     # -- the game API ----------------------------------------------------------
@@ -143,16 +144,20 @@ class Game:
     def legal_actions(self, state: State, player: int) -> list:
         if state.over or player not in state.pending:
             return []
-        return [a for a in self._bindings(state) if a.player == player]
+        return list(self._bindings(state, player))
 
-    def _bindings(self, state: State) -> dict:
+    def _bindings(self, state: State, player: int) -> dict:
+        """{Action: binding} of one player's options (cached on the state)."""
         cache = state.cache
         if cache is None:
+            cache = state.cache = {}
+        found = cache.get(player)
+        if found is None:
             m = self.program(state.n).machine
             stmt, f = m.current_choice(state)
             with running_rules(m, stmt.at):
-                cache = state.cache = dict(stmt.options(m, state, f))
-        return cache
+                found = cache[player] = dict(stmt.options(m, state, f, player))
+        return found
 
     def apply(self, state: State, action: Action) -> State:
         if state.over:
@@ -162,7 +167,7 @@ class Game:
         if action.player not in state.pending:
             raise NotYourTurn(f"P{action.player} is not to move; waiting for "
                               + ", ".join(f"P{p}" for p in state.pending))
-        bindings = self._bindings(state)
+        bindings = self._bindings(state, action.player)
         if action not in bindings:
             raise IllegalAction(f"'{action}' is not a legal action for P{action.player} now",
                                 hint="list the legal actions to see what is allowed")
@@ -176,6 +181,12 @@ class Game:
         with running_rules(m, stmt.at):
             stmt.resolve(m, s, f, action, binding)
         m.run(s)
+        if state.cache and len(state.pending) > 1 and not s.over and len(s.frames) == len(state.frames) \
+                and s.frames[-1][:2] == state.frames[-1][:2]:
+            # still the same simultaneous step: a pick changes nothing the
+            # others' options depend on, so theirs stay valid
+            s.cache = {p: opts for p, opts in state.cache.items()
+                       if p in s.pending and p != action.player}
         return s
 
     def scores(self, state: State) -> tuple:

@@ -554,8 +554,8 @@ class TakeAction(Stmt):
         s.pending = (self.player(s, f[2]),)
         return True
 
-    def options(self, m, s, f) -> list:
-        p = s.pending[0]
+    def options(self, m, s, f, player) -> list:
+        p = player
         out = []
         for a in self.actions:
             out.extend(a.options(s, p, f[2]))
@@ -595,8 +595,8 @@ class Choose(Stmt):
         s.pending = (self.player(s, f[2]),)
         return True
 
-    def options(self, m, s, f) -> list:
-        p = s.pending[0]
+    def options(self, m, s, f, player) -> list:
+        p = player
         spec = self.spec
         out = [(Action(p, spec.name, (k,), False, spec.show), None)
                for k in spec.keys(s, f[2])]
@@ -649,10 +649,10 @@ class EachChooses(Stmt):
         inner[self.player_var] = p
         return inner
 
-    def options(self, m, s, f) -> list:
+    def options(self, m, s, f, player) -> list:
         spec = self.spec
         out = []
-        for p in s.pending:
+        for p in (player,):
             keys = spec.keys(s, self._env(f[2], p))
             if not keys:
                 raise RuleStuck(f"P{p} must choose {spec.name} but there is nothing to choose "
@@ -699,7 +699,15 @@ def printer(type_: str, lay: Layout):
         inner = printer(elem(type_), lay)
         sep = " | " if elem(type_).startswith("list:") else " "
         return lambda k: sep.join(inner(x) for x in k)
-    return lambda k: "none" if k is None else str(k)
+    return _plain_text
+
+
+def _plain_text(k) -> str:
+    if k is None:
+        return "none"
+    if k is True or k is False:
+        return "yes" if k else "no"
+    return str(k)
 
 
 __all__ = ["Machine", "Action", "ActionDef", "ChoiceSpec", "printer", "ANY", "comp_type",
