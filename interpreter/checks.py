@@ -114,6 +114,8 @@ class Checker:
             self.error(InvalidDeclaration, f"player range {lo} to {hi} is empty", players["at"])
         self.player_counts = list(range(lo, hi + 1))
 
+        self._one_card_defines = {d["name"] for d in by_kind.get("define", [])
+                                  if len(d["params"] or ()) == 1}
         for opt in by_kind.get("option", []):
             self._declare_option(opt)
         for comp in by_kind.get("component", []):
@@ -383,6 +385,14 @@ class Checker:
         if owner_at and zone["index"] != "player" and index_known:
             self.error(InvalidDeclaration, f"zone '{zone['name']}' has no owner to see it", owner_at,
                        hint=f"write 'zone {zone['name']} of each player: …' or make it public or hidden")
+        if zone["by"] is not None and zone["of"] in self.components:
+            comp = self.components[zone["of"]]
+            known = {c for c in comp.get("columns", []) if c != "copies"} | \
+                {h["name"] for h in comp["has"]}
+            if zone["by"] not in known and zone["by"] not in self._one_card_defines:
+                self.error(UnknownName, f"a {zone['of']} has no attribute '{zone['by']}' to group by",
+                           zone["by_at"], hint=did_you_mean(zone["by"], known) or
+                           "name an attribute, or a define of one card")
         vis = [f for f, _ in vis]
         zone["visibility"] = vis[0] if vis else "public"
         zone["ordered"] = "ordered" in zone["flags"]

@@ -43,6 +43,7 @@ class ZoneSlot:
     of: str
     visibility: str
     ordered: bool
+    by: str | None = None      # shown grouped by this attribute
 
 
 @dataclass
@@ -146,7 +147,7 @@ def build_layout(ir: dict, n: int, table_value) -> Layout:
     for z in ir["zones"]:
         count = lay.index_count(z["index"])
         slot = ZoneSlot(z["name"], len(lay.zone_list), count, z["index"], z["of"],
-                        z["visibility"], z["ordered"])
+                        z["visibility"], z["ordered"], z.get("by"))
         lay.zones[z["name"]] = slot
         for k in range(count):
             lay.zone_list.append((slot, k))

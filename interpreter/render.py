@@ -47,13 +47,30 @@ def value_text(value: Any) -> str:
     return str(value)
 
 
+def counted(cards: Sequence[str]) -> str:
+    """Cards with repeats counted: 'green ×3 pink plug ×2' (order kept)."""
+    runs: list = []
+    for card in cards:
+        if runs and runs[-1][0] == card:
+            runs[-1][1] += 1
+        else:
+            runs.append([card, 1])
+    return " ".join(f"{c} ×{k}" if k > 1 else str(c) for c, k in runs)
+
+
 def zone_contents(zone: dict) -> str:
-    """A zone's cards, or only how many there are when the viewer may not look."""
+    """A zone's cards, or only how many there are when the viewer may not look;
+    grouped ('red: red ×2 character · green: green') when the zone says so."""
     cards = zone.get("cards")
     if cards is None:
         count = zone.get("count", 0)
         return f"{count} card" if count == 1 else f"{count} cards"
-    return value_text(cards) if cards else "empty"
+    if not cards:
+        return "empty"
+    groups = zone.get("groups")
+    if groups:
+        return " · ".join(f"{value_text(v)}: {counted(c)}" for v, c in groups)
+    return counted([value_text(c) for c in cards])
 
 
 def _table(title: str, columns: Iterable[str]) -> Table:
@@ -99,7 +116,10 @@ def zones_table(view: dict) -> Optional[Table]:
 def component_tables(view: dict) -> list:
     tables = []
     for kind, rows in (view.get("components") or {}).items():
-        if not rows:
+        names = [row.get("name") for row in rows]
+        if not rows or len(set(names)) < len(names):
+            # only named pieces (geisha, settlements) get a table of their own;
+            # identical cards show in their zones
             continue
         columns = list(dict.fromkeys(key for row in rows for key in row))
         table = _table(kind, columns)

@@ -177,12 +177,13 @@ class _ToAst(Transformer):
         return _node("row", meta, cells=cells)
 
     def zone_decl(self, meta, c):
-        name, index, kind, flags = c[0], c[1], c[2], c[3:]
+        name, index, kind, flags, by = c[0], c[1], c[2], c[3:-1], c[-1]
         return _node("zone", meta, name=str(name), name_at=_tok_at(name),
                      index=_name(index), index_at=_tok_at(index) if index else None,
                      of=str(kind), of_at=_tok_at(kind),
                      flags=[str(f) for f in flags],
-                     flags_at=[_tok_at(f) for f in flags])
+                     flags_at=[_tok_at(f) for f in flags],
+                     by=_name(by), by_at=_tok_at(by) if by else None)
 
     def zone_index(self, meta, c):
         return c[0]

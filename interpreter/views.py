@@ -29,7 +29,34 @@ def show_value(value, type_: str, lay) -> object:
     return value
 
 
-def _zone_view(lay, s, slot, k, viewer) -> dict:
+def _groups(prog, s, by, contents) -> list:
+    """[[value, [cards]]] of a zone shown grouped by an attribute or by a
+    define of one card, in the order the values first appear."""
+    lay = prog.lay
+    define = prog.exprs.defines.get(by)
+    if define is not None:
+        body = prog.exprs.define(by)
+        param = define["params"][0]
+        kind = body.type
+
+        def value_of(c):
+            return body.fn(s, {param: c})
+    else:
+        has, static = lay.has.get(by), lay.static.get(by)
+        kind = lay.has_type.get(by) if has is not None else lay.static_type.get(by, "any")
+
+        def value_of(c):
+            if has is not None and has[c] >= 0:
+                return s.vars[has[c]]
+            return static[c] if static is not None else None
+    groups: dict = {}
+    for c in contents:
+        groups.setdefault(value_of(c), []).append(lay.display[c])
+    return [[show_value(v, kind, lay), sorted(cards)] for v, cards in groups.items()]
+
+
+def _zone_view(prog, s, slot, k, viewer) -> dict:
+    lay = prog.lay
     contents = s.zones[slot.base + k]
     owner = k if slot.index == "player" else None
     entity = None
@@ -42,6 +69,8 @@ def _zone_view(lay, s, slot, k, viewer) -> dict:
         shown = sorted(shown)
     entry = {"name": slot.name, "owner": owner, "of": entity, "visibility": slot.visibility,
              "count": len(contents), "cards": shown if visible else None}
+    if visible and slot.by is not None:
+        entry["groups"] = _groups(prog, s, slot.by, contents)
     if not visible:
         revealed = [lay.display[c] for c in contents if s.revealed[c]]
         if revealed:
@@ -52,7 +81,7 @@ def _zone_view(lay, s, slot, k, viewer) -> dict:
 def view(game, s, viewer) -> dict:
     prog = game.program(s.n)
     lay = prog.lay
-    zones = [_zone_view(lay, s, slot, k, viewer) for slot, k in lay.zone_list]
+    zones = [_zone_view(prog, s, slot, k, viewer) for slot, k in lay.zone_list]
     variables, per_player = {}, {}
     for v in lay.variables.values():
         if v.index is None:

@@ -15,7 +15,7 @@ import re
 import pytest
 from rich.console import Console
 
-from interpreter.render import TableView, render_to_text, value_text
+from interpreter.render import zone_contents, TableView, render_to_text, value_text
 from interpreter.repl import Repl
 
 WIDTH = 100
@@ -172,11 +172,11 @@ def test_hot_seat_hands_over_and_never_shows_the_other_hand(game):
     hand = next(z for z in game.view(after, p0)["zones"]
                 if z["name"] == "hand" and z["owner"] == p0)
     assert re.search(rf"hand\s+P{p0}\s+{hand['count']} cards", private)
-    assert value_text(hand["cards"]) not in private
+    assert zone_contents(hand) not in private and zone_contents(dict(hand, cards=None)) in private
     # P0 had seen their own hand, before the device changed hands.
     first_hand = next(z for z in game.view(state, p0)["zones"]
                       if z["name"] == "hand" and z["owner"] == p0)
-    assert value_text(first_hand["cards"]) in before
+    assert zone_contents(first_hand) in before
 
 
 def test_ai_moves_are_printed_as_the_human_may_see_them(game):
@@ -230,7 +230,7 @@ Hanamikoji · round 1 · turn 3 · active P0 · view of P0
 Zones                      geisha                   Variables
 zone   owner   cards       name   charm   favour    variable       value
 ───────────────────────    ─────────────────────    ────────────────────
-hand   P0      G1 G1 G3    G1     2       —         start_player   P0
+hand   P0      G1 ×2 G3    G1     2       —         start_player   P0
 hand   P1      6 cards
 Used: P0: secret; P1: none
 P0 to decide: take an action
