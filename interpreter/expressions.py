@@ -22,10 +22,14 @@ from .layout import (ANY, BOOL, NONE, NUMBER, PLAYER, SYMBOL, Layout,
 class Compiled:
     """A compiled expression: the closure, its type, and its source span."""
 
-    __slots__ = ("fn", "type", "at")
+    __slots__ = ("fn", "type", "at", "const")
 
-    def __init__(self, fn, type_, at):
+    def __init__(self, fn, type_, at, const=None):
         self.fn, self.type, self.at = fn, type_, at
+        # (value,) when the value is known while compiling (options, tables,
+        # literals): 'and', 'or', 'not' and 'if … else' fold on it, so a
+        # variant switch costs nothing at run time
+        self.const = const
 
 
 class ExprCompiler:
@@ -66,7 +70,7 @@ class ExprCompiler:
 
     # -- literals ------------------------------------------------------------
     def _const(self, value, type_, at):
-        return Compiled(lambda s, env: value, type_, at)
+        return Compiled(lambda s, env: value, type_, at, (value,))
 
     def e_number(self, e, scope):
         return self._const(e["value"], NUMBER, e["at"])
@@ -118,6 +122,8 @@ class ExprCompiler:
             return self._const(value, _type_of_value(value), e["at"])
         if ref == "define":
             body = self.define(n)
+            if body.const is not None:
+                return self._const(body.const[0], body.type, e["at"])
             f = body.fn
             return Compiled(lambda s, env: f(s, {}), body.type, e["at"])
         if ref == "component_type":
@@ -210,6 +216,9 @@ class ExprCompiler:
         has = lay.has.get(attr)
         if has is None:
             t = lay.static_type.get(attr, ANY)
+            if e["target"]["node"] == "name" and e["target"].get("ref") == "local":
+                n = e["target"]["name"]        # the common c.attr: one call less
+                return Compiled(lambda s, env: static[env[n]], t, e["at"])
             return Compiled(lambda s, env: static[tf(s, env)], t, e["at"])
         t = lay.has_type.get(attr, ANY)
         if static is None:
@@ -239,23 +248,39 @@ class ExprCompiler:
 
     def e_conditional(self, e, scope):
         then = self.compile(e["then"], scope)
-        cond = self.condition(e["cond"], scope).fn
+        cond = self.condition(e["cond"], scope)
         other = self.compile(e["otherwise"], scope)
-        tf, of = then.fn, other.fn
         t = then.type if then.type == other.type or other.type == NONE else (
             other.type if then.type == NONE else ANY)
-        return Compiled(lambda s, env: tf(s, env) if cond(s, env) else of(s, env), t, e["at"])
+        if cond.const is not None:
+            chosen = then if cond.const[0] else other
+            return Compiled(chosen.fn, t, e["at"], chosen.const)
+        tf, of, cf = then.fn, other.fn, cond.fn
+        return Compiled(lambda s, env: tf(s, env) if cf(s, env) else of(s, env), t, e["at"])
+
+    def _logic(self, e, scope, is_and: bool):
+        left, right = self.condition(e["left"], scope), self.condition(e["right"], scope)
+        for known, other in ((left, right), (right, left)):
+            if known.const is not None:
+                if bool(known.const[0]) != is_and:     # False and …, True or …
+                    return self._const(not is_and, BOOL, e["at"])
+                return Compiled(other.fn, BOOL, e["at"], other.const)
+        lf, rf = left.fn, right.fn
+        if is_and:
+            return Compiled(lambda s, env: lf(s, env) and rf(s, env), BOOL, e["at"])
+        return Compiled(lambda s, env: lf(s, env) or rf(s, env), BOOL, e["at"])
 
     def e_or(self, e, scope):
-        lf, rf = self.condition(e["left"], scope).fn, self.condition(e["right"], scope).fn
-        return Compiled(lambda s, env: bool(lf(s, env)) or bool(rf(s, env)), BOOL, e["at"])
+        return self._logic(e, scope, False)
 
     def e_and(self, e, scope):
-        lf, rf = self.condition(e["left"], scope).fn, self.condition(e["right"], scope).fn
-        return Compiled(lambda s, env: bool(lf(s, env)) and bool(rf(s, env)), BOOL, e["at"])
+        return self._logic(e, scope, True)
 
     def e_not(self, e, scope):
-        f = self.condition(e["operand"], scope).fn
+        operand = self.condition(e["operand"], scope)
+        if operand.const is not None:
+            return self._const(not operand.const[0], BOOL, e["at"])
+        f = operand.fn
         return Compiled(lambda s, env: not f(s, env), BOOL, e["at"])
 
     def e_negate(self, e, scope):
@@ -272,6 +297,16 @@ class ExprCompiler:
         elif op not in ("==", "!=") and (a in ("component", "list", "bool") or
                                          b in ("component", "list", "bool")):
             self.type_error(f"'{op}' orders numbers, not {describe(left.type if a != 'number' else right.type)}", e)
+        if left.const is not None and right.const is not None:
+            try:
+                return self._const(_COMPARE[op](left.const[0], right.const[0]), BOOL, e["at"])
+            except TypeError:
+                pass           # reported when it runs, with the statement's span
+        if right.const is not None and op in ("==", "!="):
+            v = right.const[0]        # the common x == constant: one call less
+            if op == "==":
+                return Compiled(lambda s, env: lf(s, env) == v, BOOL, e["at"])
+            return Compiled(lambda s, env: lf(s, env) != v, BOOL, e["at"])
         if op == "==":
             return Compiled(lambda s, env: lf(s, env) == rf(s, env), BOOL, e["at"])
         if op == "!=":
@@ -459,6 +494,10 @@ _AGGREGATE_MAKERS = {
     "majority": _agg_extreme(max, True), "minority": _agg_extreme(min, True),
     "best": _agg_extreme(max, False), "worst": _agg_extreme(min, False),
 }
+
+
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
 def family(t: str):
