@@ -173,6 +173,8 @@ class ExprCompiler:
             return Compiled(lambda s, env: s.vars[base + a0(s, env) - offset], v.type, e["at"])
         if ref == "define":
             body = self.define(fn)
+            if body.const is not None:       # e.g. a rule switched off by an option
+                return self._const(body.const[0], body.type, e["at"])
             params = self.defines[fn]["params"]
             bfn = body.fn
             if len(params) == 1:
