@@ -266,11 +266,14 @@ class ExprCompiler:
             if known.const is not None:
                 if bool(known.const[0]) != is_and:     # False and …, True or …
                     return self._const(not is_and, BOOL, e["at"])
-                return Compiled(other.fn, BOOL, e["at"], other.const)
+                of = other.fn
+                return Compiled(lambda s, env: bool(of(s, env)), BOOL, e["at"],
+                                None if other.const is None else (bool(other.const[0]),))
         lf, rf = left.fn, right.fn
+        # yes/no even when a side is none (an unset yes/no variable)
         if is_and:
-            return Compiled(lambda s, env: lf(s, env) and rf(s, env), BOOL, e["at"])
-        return Compiled(lambda s, env: lf(s, env) or rf(s, env), BOOL, e["at"])
+            return Compiled(lambda s, env: bool(lf(s, env) and rf(s, env)), BOOL, e["at"])
+        return Compiled(lambda s, env: bool(lf(s, env) or rf(s, env)), BOOL, e["at"])
 
     def e_or(self, e, scope):
         return self._logic(e, scope, False)

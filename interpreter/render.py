@@ -60,7 +60,7 @@ def counted(cards: Sequence[str]) -> str:
 
 def zone_contents(zone: dict) -> str:
     """A zone's cards, or only how many there are when the viewer may not look;
-    grouped ('red: red ×2 character · green: green') when the zone says so."""
+    grouped ('red: character red ×2 · green: green') when the zone says so."""
     cards = zone.get("cards")
     if cards is None:
         count = zone.get("count", 0)

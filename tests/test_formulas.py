@@ -441,3 +441,11 @@ def test_the_schema_knows_every_aggregate_and_formula_kind():
     assert set(defs["aggregate"]["properties"]["fn"]["enum"]) == set(AGGREGATES)
     kinds = set(defs["expr"]["properties"]["node"]["enum"])
     assert kinds == {name[2:] for name in dir(ExprCompiler) if name.startswith("e_")}
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("none and yes", False), ("yes and none", False), ("none or no", False),
+    ("none or yes", True), ("(mode == calm) and none", False), ("(mode == wild) or none", False),
+])
+def test_and_or_give_yes_or_no_even_with_none(source, expected):
+    check(source, expected)
