@@ -266,7 +266,7 @@ class Checker:
                 for cell in head["cells"]:
                     if cell["node"] != "symbol":
                         self.error(InvalidDeclaration, "the first row of a component table names its columns",
-                                   cell["at"], hint="for example: | name | charm |")
+                                   cell["at"], hint="for example: | name | value |")
                         columns.append("?")
                     else:
                         columns.append(cell["value"])

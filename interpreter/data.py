@@ -1,7 +1,7 @@
 """Component data included from YAML files, validated by a JSON Schema.
 
 A rulebook may keep bulky data (tile lists, maps) in a YAML file beside it:
-``component lake_tile from "lanterns-tiles.yaml"``. The file holds a list of
+``component tile from "tiles.yaml"``. The file holds a list of
 records (one per component, a ``copies`` field for repeats) or a mapping with
 a ``components`` list. It is checked against
 ``schemas/components.schema.json``; every problem is reported, each at the

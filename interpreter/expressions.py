@@ -203,7 +203,7 @@ class ExprCompiler:
             self.errors.append(WrongType(
                 f"'.{attr}' reads a component's attribute, but this is {what}",
                 span_at(self.ir["file"], e["at"]),
-                hint="attributes belong to components: c.charm, g.favour"))
+                hint="attributes belong to components: c.value, c.owner"))
         elif is_comp(target.type) and target.type != comp_type(None):
             kind = target.type[5:]
             first, count = lay.types[kind]

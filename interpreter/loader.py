@@ -3,7 +3,7 @@
 read → parse (AST with spans) → static checks (every error collected) → IR →
 schema validation → `Game` (which compiles per player count). Each gate stops
 the pipeline with all the errors it found, each with its code and
-file:line:column. A bare name such as ``hanamikoji`` is looked up in the
+file:line:column. A bare name (a file name without ``.rules``) is looked up in the
 project's ``rulebooks/`` folder.
 """
 

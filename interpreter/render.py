@@ -48,7 +48,7 @@ def value_text(value: Any) -> str:
 
 
 def counted(cards: Sequence[str]) -> str:
-    """Cards with repeats counted: 'green ×3 pink plug ×2' (order kept)."""
+    """Cards with repeats counted: 'A ×3 B C ×2' (order kept)."""
     runs: list = []
     for card in cards:
         if runs and runs[-1][0] == card:
@@ -60,7 +60,7 @@ def counted(cards: Sequence[str]) -> str:
 
 def zone_contents(zone: dict) -> str:
     """A zone's cards, or only how many there are when the viewer may not look;
-    grouped ('red: character red ×2 · green: green') when the zone says so."""
+    grouped ('x: A B ×2 · y: C') when the zone says so."""
     cards = zone.get("cards")
     if cards is None:
         count = zone.get("count", 0)
@@ -118,7 +118,7 @@ def component_tables(view: dict) -> list:
     for kind, rows in (view.get("components") or {}).items():
         names = [row.get("name") for row in rows]
         if not rows or len(set(names)) < len(names):
-            # only named pieces (geisha, settlements) get a table of their own;
+            # only named pieces get a table of their own;
             # identical cards show in their zones
             continue
         columns = list(dict.fromkeys(key for row in rows for key in row))

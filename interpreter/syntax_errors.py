@@ -61,7 +61,7 @@ _EXAMPLES = [
     ("write 'players N' or 'players N to M' with whole numbers",
      ["players two\n", "players 2 - 4\n", "players 2-4\n"]),
     ("the title is a quoted string: game \"My Game\"",
-     ["game Hanamikoji\n"]),
+     ["game Nim\n"]),
     ("an option is written 'option NAME = DEFAULT' or 'option NAME = DEFAULT one of [A, B]'",
      ["option variant\n", "option variant one of [a, b]\n"]),
     ("a player-count table starts with 'by players' on its own line",

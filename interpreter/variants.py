@@ -1,8 +1,8 @@
 """Variant rulebooks: a file that names its base and overrides what changes.
 
-    variant of "festival-of-lights.rules"
-    game "Festival of Lights (all six colours)"
-    option full_set_all_six = yes
+    variant of "base.rules"
+    game "Base game (short)"
+    option rounds = 3
 
 A variant's declarations replace the base's declarations of the same kind
 and name: the header lines, an option's default (its choices stay unless
