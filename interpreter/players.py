@@ -12,7 +12,9 @@ Kinds: ``random``; ``greedy`` (one-step look-ahead on the rulebook's own
 score); ``mcts`` (UCT with random playouts, for perfect information);
 ``ismcts`` (single-observer information-set MCTS with a fresh
 determinization per iteration). Budgets are iterations per move and,
-optionally, seconds per move.
+optionally, seconds per move. A player that reads no view (``uses_view`` is
+false) may be given ``None`` for it, which saves a simulation the cost of
+building views nobody reads.
 """
 
 from __future__ import annotations
@@ -198,26 +200,28 @@ class ISMCTSPlayer:
         return self._choose(root, actions)
 
     def _choose(self, root, actions):
-        """The most visited legal action (through the most visited group)."""
+        """The most visited legal action (through the most visited group).
+        With a small budget and many actions, visit counts tie often: the
+        better mean reward breaks the tie, and only then chance."""
         node = root
         if self.groups:
             names = set(_names(actions))
-            groups = [(ch.visits, k) for k, ch in root.children.items() if k in names]
-            if not groups:
+            name = self._best([(k, ch) for k, ch in root.children.items() if k in names])
+            if name is None:
                 return actions[self.rng.randrange(len(actions))]
-            top = max(v for v, _ in groups)
-            name = self._any([k for v, k in groups if v == top])
             node = root.children[name]
             actions = [a for a in actions if a.name == name]
         legal = set(actions)
-        scored = [(ch.visits, a) for a, ch in node.children.items() if a in legal]
-        if not scored:
-            return actions[self.rng.randrange(len(actions))]
-        top = max(v for v, _ in scored)
-        return self._any([a for v, a in scored if v == top])
+        action = self._best([(a, ch) for a, ch in node.children.items() if a in legal])
+        return actions[self.rng.randrange(len(actions))] if action is None else action
 
-    def _any(self, items):
-        return items[self.rng.randrange(len(items))]
+    def _best(self, children):
+        if not children:
+            return None
+        key = {k: (ch.visits, ch.value / ch.visits) for k, ch in children}
+        top = max(key.values())
+        best = [k for k, _ in children if key[k] == top]
+        return best[self.rng.randrange(len(best))]
 
 
 def _names(actions) -> list:

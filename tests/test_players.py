@@ -55,8 +55,14 @@ def decide(game, state, player_of, seed: int = 7):
     return bot.act(game, game.view(state, me), game.legal_actions(state, me))
 
 
-def honest(kind: str):
-    return lambda state, seed: make_player(kind, seed=seed, iterations=ITERATIONS)
+def honest(kind: str, **options):
+    return lambda state, seed: make_player(kind, seed=seed, iterations=ITERATIONS, **options)
+
+
+# every kind, and the search players' options that change how they search
+SETTINGS = [(kind, {}) for kind in KINDS] + [("ismcts", {"groups": True}),
+                                             ("ismcts", {"exploration": 2.0})]
+SETTING_IDS = [k + "".join(f"-{o}={v}" for o, v in opts.items()) for k, opts in SETTINGS]
 
 
 class Cheater:
@@ -72,19 +78,19 @@ class Cheater:
         return actions[peek % len(actions)]
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_every_kind_returns_a_legal_action(hanamikoji, counter, kind):
+@pytest.mark.parametrize("kind, options", SETTINGS, ids=SETTING_IDS)
+def test_every_kind_returns_a_legal_action(hanamikoji, counter, kind, options):
     for game, players in ((hanamikoji, 2), (counter, 2), (counter, 3)):
         for state in random_states(game, players, 3, seed=players):
             me = game.to_move(state)[0]
             legal = game.legal_actions(state, me)
-            action = decide(game, state, honest(kind))
+            action = decide(game, state, honest(kind, **options))
             assert action in legal
             game.apply(state, action)
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_no_player_reads_what_it_cannot_see(hanamikoji, kind):
+@pytest.mark.parametrize("kind, options", SETTINGS, ids=SETTING_IDS)
+def test_no_player_reads_what_it_cannot_see(hanamikoji, kind, options):
     rng = random.Random(5)
     states = random_states(hanamikoji, 2, 8, seed=11)
     changed = 0
@@ -93,7 +99,8 @@ def test_no_player_reads_what_it_cannot_see(hanamikoji, kind):
         other = permute_hidden(hanamikoji, state, me, rng)
         changed += other.zones != state.zones
         assert hanamikoji.view(other, me) == hanamikoji.view(state, me)
-        assert decide(hanamikoji, other, honest(kind)) == decide(hanamikoji, state, honest(kind))
+        player = honest(kind, **options)
+        assert decide(hanamikoji, other, player) == decide(hanamikoji, state, player)
     assert changed >= len(states) - 1, "the permutation must actually move hidden cards"
 
 
