@@ -27,8 +27,8 @@ from .simulate import Plan, play_game
 BACKENDS = ("local", "ray")
 # Chunks small enough for a live progress bar and a short wait at Ctrl-C,
 # large enough that sending them costs nothing next to playing them.
-CHUNKS_PER_WORKER = 32
-MAX_CHUNK = 64
+CHUNKS_PER_WORKER = 64
+MAX_CHUNK = 32
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,7 @@ def match(game, source, opponent: str, args) -> float:
     return rate
 
 
-def throughput(game, source, args, repeats: int = 3) -> float:
+def throughput(game, source, args, repeats: int = 5) -> float:
     """Random games per second with 1 and 2 workers, the best of `repeats`
     runs each (other programs on the machine only ever slow a run down),
     and the CPU time a game costs in each, which the machine's load does not
