@@ -29,10 +29,6 @@ class Builtin:
     random: bool = False      # draws from the state's generator: statements only
 
 
-def _players(ctx):
-    return list(range(ctx.n))
-
-
 def _opponent(ctx, p):
     if ctx.n != 2:
         raise RuleError(f"opponent() needs exactly 2 players, this game has {ctx.n}",

@@ -34,13 +34,6 @@ def _order(k):
     return (0, k) if isinstance(k, int) else (1, str(k))
 
 
-def group_by_key(values: list, key) -> dict:
-    groups: dict = {}
-    for v in values:
-        groups.setdefault(key(v), []).append(v)
-    return groups
-
-
 def one_keys(values: list, key) -> list:
     """The distinct keys of the elements, first occurrence first."""
     return list(dict.fromkeys(key(v) for v in values))

@@ -41,10 +41,11 @@ class Compiler:
     def __init__(self, ir: dict, n: int, options: dict):
         self.ir = ir
         self.n = n
-        self.lay = build_layout(ir, n, None)
+        self.lay = build_layout(ir, n)
         self.ex = ExprCompiler(ir, self.lay, options, table_values(ir, n))
         self.m = st.Machine(self.lay, ir["file"])
         self.actions: dict[str, st.ActionDef] = {}
+        self.action_scopes: dict[str, dict] = {}    # action -> its parameters' types
         self.context = ""
         self.resets = {"turn": [], "round": [], "game": []}
         for name, (base, times, scope) in self.lay.limits.items():
@@ -119,12 +120,12 @@ class Compiler:
                 return action_name
             return action_name + " " + ", ".join(f(k) for f, k in zip(shows, args))
         self.actions[name] = st.ActionDef(name, params, requires, None, limit, private, show)
-        self.actions[name]._scope = scope  # type: ignore[attr-defined]
+        self.action_scopes[name] = scope
 
     def _compile_action_body(self, a):
         self.context = f"action {a['name']}"
         act = self.actions[a["name"]]
-        scope = act._scope  # type: ignore[attr-defined]
+        scope = self.action_scopes[a["name"]]
         body = a["body"] or {"stmts": [], "at": a["at"]}
         act.body = self.block(body, scope, st.end_pop).id
 
@@ -145,11 +146,8 @@ class Compiler:
             value_type = list_of(list_of(item))
             groups = self.fn(c["groups"], scope)
             size = self.fn(c["size"], scope)
-        show_value = st.printer(value_type, self.lay)
-        spec = st.ChoiceSpec(name, kind, source.fn, where, count, groups, size, key,
-                             lambda n, args, sv=show_value: n + " " + sv(args[0]), value_type)
-        spec.show_value = show_value  # type: ignore[attr-defined]
-        return spec
+        return st.ChoiceSpec(name, kind, source.fn, where, count, groups, size, key,
+                             st.printer(value_type, self.lay), value_type)
 
     # -- statements ------------------------------------------------------------
     def block(self, b, scope, end) -> st.Block:

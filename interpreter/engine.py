@@ -10,7 +10,6 @@ input untouched.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 from dataclasses import dataclass
@@ -284,17 +283,29 @@ class Game:
                 raise SaveError("the save file is damaged: the flow is not at a decision")
 
 
-@contextlib.contextmanager
-def running_rules(machine, at):
-    """Python errors raised by a formula become rule/runtime errors at `at`."""
-    try:
-        yield
-    except RuleError as e:
-        if e.span is None:
-            e.span = machine.span(at)
-        raise
-    except (TypeError, KeyError, IndexError, ValueError, AttributeError) as e:
-        raise RuleError(f"the rules failed while evaluating: {e}", machine.span(at)) from None
+class running_rules:
+    """Python errors raised by a formula become rule/runtime errors at `at`.
+    A plain class, not contextlib: it is entered on every apply."""
+
+    __slots__ = ("machine", "at")
+
+    def __init__(self, machine, at):
+        self.machine, self.at = machine, at
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        if error is None:
+            return False
+        if isinstance(error, RuleError):
+            if error.span is None:
+                error.span = self.machine.span(self.at)
+            return False
+        if isinstance(error, (TypeError, KeyError, IndexError, ValueError, AttributeError)):
+            raise RuleError(f"the rules failed while evaluating: {error}",
+                            self.machine.span(self.at)) from None
+        return False
 
 
 def _as_list(value) -> list:

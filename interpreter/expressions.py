@@ -358,18 +358,6 @@ class ExprCompiler:
         return Compiled(run, t, e["at"])
 
 
-def _kept(sf, var, wf, s, env):
-    inner = dict(env)
-    out = []
-    for x in sf(s, env):
-        if wf is not None:
-            inner[var] = x
-            if not wf(s, inner):
-                continue
-        out.append(x)
-    return out, inner
-
-
 def _agg_count(sf, var, wf, vf, bf, item_t, value_t):
     if wf is None:
         return (lambda s, env: len(sf(s, env))), NUMBER
@@ -516,22 +504,26 @@ def family(t: str):
     return None
 
 
-def describe(t: str) -> str:
+# a kind in words: (one, several)
+_WORDS = {"number": ("a number", "numbers"), "player": ("a player", "players"),
+          "symbol": ("a word", "words"), "bool": ("yes/no", "yes/no values")}
+
+
+def _words(t: str) -> tuple:
     if t.startswith("comp:"):
-        return f"a component ({t[5:]})" if t[5:] else "a component"
+        detail = f" ({t[5:]})" if t[5:] else ""
+        return f"a component{detail}", f"components{detail}"
     if t.startswith("list:"):
-        return "a list"
-    return {"number": "a number", "player": "a player", "symbol": "a word",
-            "bool": "yes/no"}.get(t, "a value")
+        return "a list", "lists"
+    return _WORDS.get(t, ("a value", "values"))
+
+
+def describe(t: str) -> str:
+    return _words(t)[0]
 
 
 def plural(t: str) -> str:
-    if t.startswith("comp:"):
-        return f"components ({t[5:]})" if t[5:] else "components"
-    if t.startswith("list:"):
-        return "lists"
-    return {"number": "numbers", "player": "players", "symbol": "words",
-            "bool": "yes/no values"}.get(t, "values")
+    return _words(t)[1]
 
 
 def _floordiv(a, b):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import InvalidDeclaration, RulebookErrors, span_at
 
 # Types the compiler tracks for values (used for dedup keys and printing).
 NUMBER, BOOL, SYMBOL, PLAYER, NONE, ANY = "number", "bool", "symbol", "player", "none", "any"
@@ -91,17 +90,11 @@ class Layout:
             return self.n
         return self.types[index][1]
 
-    def index_of(self, index: str | None, value: int) -> int:
-        if index is None or index == "player":
-            return value
-        return value - self.types[index][0]
 
 
-def build_layout(ir: dict, n: int, table_value) -> Layout:
+def build_layout(ir: dict, n: int) -> Layout:
     """Number every component, zone and variable of the IR for n players."""
     lay = Layout(n)
-    errors = []
-    file = ir["file"]
     classes: dict = {}
     raw_rows = []
     for comp in ir["components"]:
@@ -160,8 +153,6 @@ def build_layout(ir: dict, n: int, table_value) -> Layout:
         for opt in a["options"]:
             if opt["node"] in ("once_per", "times_per"):
                 lay.limits[a["name"]] = (lay.new_slot(n), opt["times"], opt["scope"])
-    if errors:
-        raise RulebookErrors([InvalidDeclaration(m, span_at(file, at)) for m, at in errors])
     return lay
 
 

@@ -412,13 +412,18 @@ class Turn(Stmt):
 class ChoiceSpec:
     """One parameter or decision: how to list its options and print them."""
 
-    __slots__ = ("name", "kind", "source", "where", "count", "groups", "size", "key", "show",
-                 "value_type", "show_value")
+    __slots__ = ("name", "kind", "source", "where", "count", "groups", "size", "key",
+                 "show_value", "value_type")
 
-    def __init__(self, name, kind, source, where, count, groups, size, key, show, value_type):
+    def __init__(self, name, kind, source, where, count, groups, size, key, show_value,
+                 value_type):
         self.name, self.kind, self.source, self.where = name, kind, source, where
         self.count, self.groups, self.size = count, groups, size
-        self.key, self.show, self.value_type = key, show, value_type
+        self.key, self.show_value, self.value_type = key, show_value, value_type
+
+    def show(self, name, args) -> str:
+        """The text of a decision's action: its name and the chosen value."""
+        return name + " " + self.show_value(args[0])
 
     def keys(self, s, env) -> list:
         """The content keys of every option, in a deterministic order."""
@@ -489,7 +494,7 @@ class Action:
 
 
 class ActionDef:
-    __slots__ = ("name", "params", "requires", "body", "limit", "private", "show", "_scope")
+    __slots__ = ("name", "params", "requires", "body", "limit", "private", "show")
 
     def __init__(self, name, params, requires, body, limit, private, show):
         self.name, self.params, self.requires, self.body = name, params, requires, body
@@ -651,14 +656,11 @@ class EachChooses(Stmt):
 
     def options(self, m, s, f, player) -> list:
         spec = self.spec
-        out = []
-        for p in (player,):
-            keys = spec.keys(s, self._env(f[2], p))
-            if not keys:
-                raise RuleStuck(f"P{p} must choose {spec.name} but there is nothing to choose "
-                                f"from", m.span(self.at))
-            out.extend((Action(p, spec.name, (k,), True, spec.show), None) for k in keys)
-        return out
+        keys = spec.keys(s, self._env(f[2], player))
+        if not keys:
+            raise RuleStuck(f"P{player} must choose {spec.name} but there is nothing to choose "
+                            f"from", m.span(self.at))
+        return [(Action(player, spec.name, (k,), True, spec.show), None) for k in keys]
 
     def resolve(self, m, s, f, action, value) -> None:
         env = f[2]
