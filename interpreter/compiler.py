@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from . import statements as st
 from .errors import RulebookErrors
+from .builtins import FUNCTIONS
 from .choices import key_function
 from .expressions import Compiled, ExprCompiler, describe, family
 from .layout import ANY, PLAYER, Layout, build_layout, elem, list_of
@@ -27,6 +28,19 @@ class Program:
     winners: Compiled | None
     defaults: list             # [(slot, fn)] evaluated at new_game
     exprs: ExprCompiler
+
+
+def _draws(node) -> bool:
+    """Whether an IR subtree calls a builtin that draws from the generator
+    (defines cannot: the checks keep them pure)."""
+    if isinstance(node, dict):
+        if node.get("node") == "call" and node.get("fn") in FUNCTIONS \
+                and FUNCTIONS[node["fn"]].random:
+            return True
+        return any(_draws(v) for v in node.values() if isinstance(v, (dict, list)))
+    if isinstance(node, list):
+        return any(_draws(v) for v in node)
+    return False
 
 
 def table_values(ir: dict, n: int) -> dict:
@@ -160,6 +174,7 @@ class Compiler:
 
     def stmt(self, s, scope):
         compiled = getattr(self, "s_" + s["node"])(s, scope)
+        compiled.chance = s["node"] == "shuffle" or _draws(s)
         compiled.sid = len(self.m.stmts)
         self.m.stmts.append(compiled)
         self.m.described.append((s["node"], s["at"], self.context))

@@ -52,6 +52,8 @@ class Game:
                            sort_keys=True, separators=(",", ":"))
         self.fingerprint = hashlib.sha256(canon.encode()).hexdigest()[:16]
         self._programs: dict[int, Program] = {}
+        # player count -> the state after the setup's steps that every game shares
+        self._openings: dict[int, State] = {}
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} {self.min_players}-{self.max_players} players>"
@@ -124,8 +126,25 @@ class Game:
     # -- the game API ----------------------------------------------------------
     def new_game(self, players: int, seed: int = 0) -> State:
         prog = self.program(players)
-        lay = prog.lay
         rng = splitmix64(int(seed) & ((1 << 64) - 1))[1]
+        if prog.machine.coverage is not None:       # measuring: run every statement
+            s = self._blank(prog, rng)
+            prog.machine.start(s)
+            return s
+        opening = self._openings.get(players)
+        if opening is None:
+            opening = self._openings[players] = self._blank(prog, rng)
+            prog.machine.opening(opening)
+            if opening.rng != rng:                   # never: nothing before it draws
+                raise AssertionError("the opening drew from the generator")
+        s = opening.copy()
+        s.rng = rng
+        prog.machine.run(s)
+        return s
+
+    def _blank(self, prog, rng) -> State:
+        """A state before the first statement of the setup."""
+        lay, players = prog.lay, prog.n
         s = State(players, [[] for _ in lay.zone_list], [-1] * lay.ncomponents,
                   [None] * lay.nvars, [False] * lay.ncomponents, [], rng)
         for base, times, scope in lay.limits.values():
@@ -134,7 +153,6 @@ class Game:
             if fn is not None:
                 value = fn(s, {})
                 s.vars[slot] = list(value) if isinstance(value, list) else value
-        prog.machine.start(s)
         return s
 
     def to_move(self, state: State) -> tuple:

@@ -19,17 +19,24 @@ from .layout import (ANY, BOOL, NONE, NUMBER, PLAYER, SYMBOL, Layout,
                      comp_type, elem, is_comp, list_of)
 
 
+_NO_VALUE = object()      # in a composed attribute table: the first attribute is no component
+
+
 class Compiled:
     """A compiled expression: the closure, its type, and its source span."""
 
-    __slots__ = ("fn", "type", "at", "const")
+    __slots__ = ("fn", "type", "at", "const", "lookup", "local")
 
-    def __init__(self, fn, type_, at, const=None):
+    def __init__(self, fn, type_, at, const=None, lookup=None, local=None):
         self.fn, self.type, self.at = fn, type_, at
         # (value,) when the value is known while compiling (options, tables,
         # literals): 'and', 'or', 'not' and 'if … else' fold on it, so a
         # variant switch costs nothing at run time
         self.const = const
+        # (column, base) when the value is column[base's value], a component
+        # attribute that never changes: c.kind.is_colour reads one table
+        self.lookup = lookup
+        self.local = local        # the name, when this is a local name
 
 
 class ExprCompiler:
@@ -101,7 +108,7 @@ class ExprCompiler:
     def e_name(self, e, scope):
         n, ref, lay = e["name"], e["ref"], self.lay
         if ref == "local":
-            return Compiled(lambda s, env: env[n], scope.get(n, ANY), e["at"])
+            return Compiled(lambda s, env: env[n], scope.get(n, ANY), e["at"], local=n)
         if ref == "constant":
             if n == "players":
                 players = self.players
@@ -218,10 +225,14 @@ class ExprCompiler:
         has = lay.has.get(attr)
         if has is None:
             t = lay.static_type.get(attr, ANY)
-            if e["target"]["node"] == "name" and e["target"].get("ref") == "local":
-                n = e["target"]["name"]        # the common c.attr: one call less
-                return Compiled(lambda s, env: static[env[n]], t, e["at"])
-            return Compiled(lambda s, env: static[tf(s, env)], t, e["at"])
+            if target.lookup is not None:
+                return self._composed(target, static, attr, t, e["at"])
+            if target.local is not None:
+                n = target.local                       # the common c.attr: one call less
+                return Compiled(lambda s, env: static[env[n]], t, e["at"],
+                                lookup=(static, target))
+            return Compiled(lambda s, env: static[tf(s, env)], t, e["at"],
+                            lookup=(static, target))
         t = lay.has_type.get(attr, ANY)
         if static is None:
             return Compiled(lambda s, env: s.vars[has[tf(s, env)]], t, e["at"])
@@ -231,6 +242,28 @@ class ExprCompiler:
             slot = has[cid]
             return s.vars[slot] if slot >= 0 else static[cid]
         return Compiled(either, ANY, e["at"])
+
+    def _composed(self, target: Compiled, outer: list, attr: str, t, at) -> Compiled:
+        """x.a.b where both attributes never change: one table, b of a of x.
+        A component whose a is not a component fails as x.a.b would."""
+        inner, base = target.lookup
+        column = [outer[v] if isinstance(v, int) and not isinstance(v, bool) else _NO_VALUE
+                  for v in inner]
+        bf, n = base.fn, base.local
+
+        def failed(x):
+            raise TypeError(f"'{attr}' of {x!r}: its attribute is no component")
+        if n is not None:
+            def read_local(s, env):
+                v = column[env[n]]
+                return failed(env[n]) if v is _NO_VALUE else v
+            return Compiled(read_local, t, at, lookup=(column, base))
+
+        def read(s, env):
+            x = bf(s, env)
+            v = column[x]
+            return failed(x) if v is _NO_VALUE else v
+        return Compiled(read, t, at, lookup=(column, base))
 
     def e_index(self, e, scope):
         target = self.compile(e["target"], scope)

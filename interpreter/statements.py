@@ -33,7 +33,7 @@ class Block:
 class Stmt:
     """A compiled statement. `run` returns True when it suspends for a choice."""
 
-    __slots__ = ("at", "sid")
+    __slots__ = ("at", "sid", "chance")
     suspends = False
 
     def run(self, m, s, f):   # pragma: no cover - abstract
@@ -76,6 +76,39 @@ class Machine:
             self.enter_phase(s, 0)
         self.run(s)
 
+    def opening(self, s) -> None:
+        """Starts the game as `start` does, but stops before the first
+        statement that draws from the generator or asks a player: what runs
+        until then is the same in every game of this player count, so the
+        engine keeps the result and copies it (see `Game.new_game`)."""
+        if self.setup_block is not None:
+            s.frames.append([self.setup_block, 0, {}, "setup"])
+        else:
+            self.enter_phase(s, 0)
+        frames, blocks = s.frames, self.blocks
+        steps = 0
+        stmt = None
+        try:
+            while frames:
+                f = frames[-1]
+                block = blocks[f[0]]
+                pc = f[1]
+                if pc >= len(block.stmts):
+                    block.end(self, s, f)
+                    continue
+                stmt = block.stmts[pc]
+                if stmt.chance or stmt.suspends:
+                    return
+                f[1] = pc + 1
+                stmt.run(self, s, f)
+                steps += 1
+                if steps > MAX_STEPS:
+                    raise RuleLoop(
+                        f"more than {MAX_STEPS} steps without a decision: the rules loop",
+                        self.span(stmt.at), hint="check loops and 'go to' for a way out")
+        except (RuleError, TypeError, KeyError, IndexError, ValueError, AttributeError) as e:
+            raise self._failure(e, stmt) from None
+
     def enter_phase(self, s, i: int) -> None:
         if i >= len(self.phase_blocks):
             self.end_game(s)
@@ -112,14 +145,18 @@ class Machine:
                     raise RuleLoop(
                         f"more than {MAX_STEPS} steps without a decision: the rules loop",
                         self.span(stmt.at), hint="check loops and 'go to' for a way out")
-        except RuleError as e:
-            if e.span is None and stmt is not None:
-                e.span = self.span(stmt.at)
-            raise
-        except (TypeError, KeyError, IndexError, ValueError, AttributeError) as e:
-            where = self.span(stmt.at) if stmt is not None else None
-            raise RuleError(f"the rules failed while running: {e}", where) from None
+        except (RuleError, TypeError, KeyError, IndexError, ValueError, AttributeError) as e:
+            raise self._failure(e, stmt) from None
         self.end_game(s)
+
+    def _failure(self, e, stmt) -> RuleError:
+        """The rule error to report for an exception raised by `stmt`."""
+        where = self.span(stmt.at) if stmt is not None else None
+        if isinstance(e, RuleError):
+            if e.span is None:
+                e.span = where
+            return e
+        return RuleError(f"the rules failed while running: {e}", where)
 
     def current_choice(self, s):
         f = s.frames[-1]
