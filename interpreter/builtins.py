@@ -16,7 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from . import grid
 from .errors import RuleError
+from .layout import BOOL, CELL, NUMBER, PLAYER, elem, list_of
 
 
 @dataclass(frozen=True)
@@ -26,7 +28,19 @@ class Builtin:
     max_args: int
     doc: str
     impl: Callable
+    returns: object = NUMBER  # the result's kind, or a function of the arguments' kinds
     random: bool = False      # draws from the state's generator: statements only
+
+    def result_type(self, arg_types: list) -> str:
+        return self.returns(arg_types) if callable(self.returns) else self.returns
+
+
+def _element_of_first(types):
+    return elem(types[0])
+
+
+def _same_as_first(types):
+    return types[0]
 
 
 def _opponent(ctx, p):
@@ -101,25 +115,77 @@ def _distinct(ctx, coll):
     return out
 
 
+def _multiplicities(ctx, coll):
+    counts: dict = {}
+    for x in coll:
+        counts[x] = counts.get(x, 0) + 1
+    return sorted(counts.values(), reverse=True)
+
+
+def _cell(ctx, x, y):
+    return grid.cell(x, y)
+
+
+def _x_of(ctx, c):
+    return grid.x_of(c)
+
+
+def _y_of(ctx, c):
+    return grid.y_of(c)
+
+
+def _neighbour(ctx, c, d):
+    return grid.neighbour(c, d)
+
+
+def _neighbours(ctx, c):
+    return grid.neighbours(c)
+
+
+def _next_to(ctx, cells):
+    return grid.next_to(cells)
+
+
+def _turned(ctx, values, r):
+    return grid.turned(values, r)
+
+
 FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
-    Builtin("opponent", 1, 1, "the other player of a 2-player game", _opponent),
-    Builtin("next_player", 1, 2, "the player k seats to the left (default 1)", _next_player),
+    Builtin("opponent", 1, 1, "the other player of a 2-player game", _opponent, PLAYER),
+    Builtin("next_player", 1, 2, "the player k seats to the left (default 1)", _next_player,
+            PLAYER),
     Builtin("previous_player", 1, 2, "the player k seats to the right (default 1)",
-            _previous_player),
+            _previous_player, PLAYER),
     Builtin("turn_order", 1, 1, "all players in seat order, starting with the given one",
-            _turn_order),
+            _turn_order, list_of(PLAYER)),
     Builtin("random", 1, 1, "a uniformly random element (uses the state's generator)",
-            _random, random=True),
+            _random, _element_of_first, random=True),
     Builtin("size", 1, 1, "the number of elements of a collection or zone", _size),
-    Builtin("contains", 2, 2, "whether a collection holds a value", _contains),
+    Builtin("contains", 2, 2, "whether a collection holds a value", _contains, BOOL),
     Builtin("abs", 1, 1, "absolute value", _abs),
     Builtin("smaller", 2, 9, "the smallest of the arguments", _min2),
     Builtin("larger", 2, 9, "the largest of the arguments", _max2),
-    Builtin("first", 1, 1, "the first element, or none", _first),
-    Builtin("last", 1, 1, "the last element (the top of an ordered zone), or none", _last),
-    Builtin("is_empty", 1, 1, "whether a collection is empty", _is_empty),
-    Builtin("distinct", 1, 1, "the elements without repeats, in order", _distinct),
-    Builtin("reverse", 1, 1, "the elements in the opposite order", _reverse),
+    Builtin("first", 1, 1, "the first element, or none", _first, _element_of_first),
+    Builtin("last", 1, 1, "the last element (the top of an ordered zone), or none", _last,
+            _element_of_first),
+    Builtin("is_empty", 1, 1, "whether a collection is empty", _is_empty, BOOL),
+    Builtin("distinct", 1, 1, "the elements without repeats, in order", _distinct,
+            _same_as_first),
+    Builtin("reverse", 1, 1, "the elements in the opposite order", _reverse, _same_as_first),
+    Builtin("multiplicities", 1, 1, "how many elements are equal to each other, largest "
+            "first: [a, b, a, a] gives [3, 1]", _multiplicities, list_of(NUMBER)),
+    # square grids (interpreter/grid.py): directions 0 north, 1 east, 2 south, 3 west
+    Builtin("cell", 2, 2, "the cell at (x, y) of a square grid", _cell, CELL),
+    Builtin("x_of", 1, 1, "a cell's x (column, growing to the east)", _x_of),
+    Builtin("y_of", 1, 1, "a cell's y (row, growing to the north)", _y_of),
+    Builtin("neighbour", 2, 2, "the cell next to a cell in direction d (0 N, 1 E, 2 S, 3 W)",
+            _neighbour, CELL),
+    Builtin("neighbours", 1, 1, "the four cells next to a cell: north, east, south, west",
+            _neighbours, list_of(CELL)),
+    Builtin("next_to", 1, 1, "the cells sharing an edge with one of the given cells, "
+            "not among them (ordered by x, then y)", _next_to, list_of(CELL)),
+    Builtin("turned", 2, 2, "a list of per-side values turned r quarter turns clockwise: "
+            "side d shows what side d - r showed", _turned, _same_as_first),
 ]}
 
 

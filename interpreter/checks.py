@@ -26,7 +26,7 @@ from .errors import (span_at, DuplicateName, InvalidDeclaration, PlayerCountNotC
 IR_FORMAT = "rulebook-ir/1"
 PASS = "pass"          # the action 'may take an action' adds (statements.PASS)
 ZONE_FLAGS = {"public", "owner", "hidden", "ordered"}
-VALUE_TYPES = {"number", "bool", "player", "symbol", "any"}   # 'any' is not checked
+VALUE_TYPES = {"number", "bool", "player", "symbol", "cell", "any"}   # 'any' is not checked
 LIMIT_SCOPES = {"turn", "round", "game"}
 RESERVED_COLUMNS = {"copies"}
 
@@ -620,6 +620,9 @@ class Checker:
             self.expr(c["count"], scope)
         elif kind == "choose_groups":
             self.expr(c["groups"], scope)
+            self.expr(c["size"], scope)
+        elif kind == "choose_kinds":
+            self.expr(c["kinds"], scope)
             self.expr(c["size"], scope)
 
     def zone_target(self, e, scope):

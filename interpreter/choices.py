@@ -1,7 +1,8 @@
 """Enumerate the options of a choice, told apart by content.
 
-A choice picks one element, a sub-multiset of N elements, or K unordered
-groups of M elements from a collection. Identical components (same class)
+A choice picks one element, a sub-multiset of N elements, K unordered
+groups of M elements, or M alike elements of each of K different kinds
+from a collection. Identical components (same class)
 are one option: choosing "a G7" from a hand with two G7s is one choice, and
 two groups with the same cards are one split. Each option is returned as
 ``(key, value)``: the key is the hashable content (what an `Action` carries
@@ -13,6 +14,7 @@ deterministic.
 from __future__ import annotations
 
 import functools
+import itertools
 
 from .layout import Layout, elem, is_comp
 
@@ -54,6 +56,22 @@ def groups_keys(values: list, key, ngroups: int, size: int) -> list:
         return []
     keys, counts = _shape(values, key)
     return list(_groups_keys(tuple(keys), counts, ngroups, size))
+
+
+def kinds_keys(values: list, key, kinds: int, size: int) -> list:
+    """Key tuples of each way to take `size` alike elements of each of
+    `kinds` different keys (four of a kind, three pairs, seven different)."""
+    if kinds < 0 or size < 1:
+        return []
+    keys, counts = _shape(values, key)
+    return list(_kinds_keys(tuple(keys), counts, kinds, size))
+
+
+@functools.lru_cache(maxsize=65536)
+def _kinds_keys(keys: tuple, counts: tuple, kinds: int, size: int) -> tuple:
+    enough = [i for i, c in enumerate(counts) if c >= size]
+    return tuple(tuple(keys[i] for i in combo for _ in range(size))
+                 for combo in itertools.combinations(enough, kinds))
 
 
 # The same hands come up again and again in playouts: the key tuples of a

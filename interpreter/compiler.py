@@ -43,6 +43,19 @@ def _draws(node) -> bool:
     return False
 
 
+def _locals(node) -> set:
+    """The local names an IR subtree reads."""
+    if isinstance(node, dict):
+        found = {node["name"]} if node.get("node") == "name" and node.get("ref") == "local" else set()
+        for v in node.values():
+            if isinstance(v, (dict, list)):
+                found |= _locals(v)
+        return found
+    if isinstance(node, list):
+        return set().union(*map(_locals, node)) if node else set()
+    return set()
+
+
 def table_values(ir: dict, n: int) -> dict:
     return {name: _literal(row["values"][str(n)]) for name, row in ir["table"].items()}
 
@@ -133,7 +146,12 @@ class Compiler:
             if not args:
                 return action_name
             return action_name + " " + ", ".join(f(k) for f, k in zip(shows, args))
-        self.actions[name] = st.ActionDef(name, params, requires, None, limit, private, show)
+        # parameters whose options do not depend on each other: listed as a product
+        names = [p["name"] for p in a["params"]]
+        independent = requires is None and not any(
+            _locals(p["choice"]) & set(names[:i]) for i, p in enumerate(a["params"]))
+        self.actions[name] = st.ActionDef(name, params, requires, None, limit, private, show,
+                                          independent)
         self.action_scopes[name] = scope
 
     def _compile_action_body(self, a):
@@ -147,7 +165,8 @@ class Compiler:
         source = self.expr(c["source"], scope)
         item = elem(source.type)
         key = key_function(item, self.lay)
-        kind = {"choose_one": "one", "choose_many": "many", "choose_groups": "groups"}[c["node"]]
+        kind = {"choose_one": "one", "choose_many": "many", "choose_groups": "groups",
+                "choose_kinds": "kinds"}[c["node"]]
         where = count = groups = size = None
         if kind == "one":
             value_type = item
@@ -156,6 +175,10 @@ class Compiler:
         elif kind == "many":
             value_type = list_of(item)
             count = self.fn(c["count"], scope)
+        elif kind == "kinds":
+            value_type = list_of(item)
+            groups = self.number(c["kinds"], scope, "how many kinds")
+            size = self.number(c["size"], scope, "how many of each kind")
         else:
             value_type = list_of(list_of(item))
             groups = self.fn(c["groups"], scope)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .builtins import FUNCTIONS
 from .errors import RuleError, WrongType, span_at
-from .layout import (ANY, BOOL, NONE, NUMBER, PLAYER, SYMBOL, Layout,
+from .layout import (ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, Layout,
                      comp_type, elem, is_comp, list_of)
 
 
@@ -190,7 +190,7 @@ class ExprCompiler:
             return Compiled(lambda s, env: bfn(s, dict(zip(params, [a(s, env) for a in afns]))),
                             body.type, e["at"])
         impl = FUNCTIONS[fn].impl
-        t = _builtin_type(fn, args)
+        t = FUNCTIONS[fn].result_type([a.type for a in args])
         if fn == "contains" and len(args) == 2:
             a, b = family(elem(args[0].type)), family(args[1].type)
             if a and b and a != b and not {a, b} <= {"player", "number"}:
@@ -532,14 +532,15 @@ def family(t: str):
         return "component"
     if t.startswith("list:"):
         return "list"
-    if t in (NUMBER, PLAYER, SYMBOL, BOOL):
+    if t in (NUMBER, PLAYER, SYMBOL, BOOL, CELL):
         return t
     return None
 
 
 # a kind in words: (one, several)
 _WORDS = {"number": ("a number", "numbers"), "player": ("a player", "players"),
-          "symbol": ("a word", "words"), "bool": ("yes/no", "yes/no values")}
+          "symbol": ("a word", "words"), "bool": ("yes/no", "yes/no values"),
+          "cell": ("a cell", "cells")}
 
 
 def _words(t: str) -> tuple:
@@ -581,20 +582,6 @@ def _type_of_value(v) -> str:
     if v is None:
         return NONE
     return ANY
-
-
-def _builtin_type(fn, args) -> str:
-    if fn in ("opponent", "next_player", "previous_player"):
-        return PLAYER
-    if fn == "turn_order":
-        return list_of(PLAYER)
-    if fn in ("random", "first", "last"):
-        return elem(args[0].type)
-    if fn in ("distinct", "reverse"):
-        return args[0].type
-    if fn in ("contains", "is_empty"):
-        return BOOL
-    return NUMBER
 
 
 __all__ = ["ExprCompiler", "Compiled", "is_comp"]

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 # Types the compiler tracks for values (used for dedup keys and printing).
 NUMBER, BOOL, SYMBOL, PLAYER, NONE, ANY = "number", "bool", "symbol", "player", "none", "any"
+CELL = "cell"      # a square of a grid: see interpreter/grid.py
 
 
 def comp_type(name: str | None) -> str:

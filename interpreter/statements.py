@@ -11,10 +11,13 @@ without asking anybody anything stops with ``rule/loop``.
 
 from __future__ import annotations
 
-from .choices import (groups_keys, many_keys, one_keys, pick_groups, pick_many,
+import itertools
+
+from .choices import (groups_keys, kinds_keys, many_keys, one_keys, pick_groups, pick_many,
                       pick_one)
 from .errors import RuleError, RuleLoop, RuleStuck, span_at
-from .layout import PLAYER, ANY, Layout, comp_type, elem, is_comp, list_of
+from . import grid
+from .layout import CELL, PLAYER, ANY, Layout, comp_type, elem, is_comp, list_of
 
 MAX_STEPS = 200_000      # statements one decision may run before rule/loop
 PASS = "pass"
@@ -481,6 +484,8 @@ class ChoiceSpec:
             return kept
         if self.kind == "many":
             return many_keys(values, self.key, self.count(s, env))
+        if self.kind == "kinds":
+            return kinds_keys(values, self.key, self.groups(s, env), self.size(s, env))
         return groups_keys(values, self.key, self.groups(s, env), self.size(s, env))
 
     def value(self, s, env, k):
@@ -488,7 +493,7 @@ class ChoiceSpec:
         values = self.source(s, env)
         if self.kind == "one":
             return pick_one(values, self.key, k)
-        if self.kind == "many":
+        if self.kind in ("many", "kinds"):
             return pick_many(values, self.key, k)
         return pick_groups(values, self.key, k)
 
@@ -531,11 +536,18 @@ class Action:
 
 
 class ActionDef:
-    __slots__ = ("name", "params", "requires", "body", "limit", "private", "show")
+    """An action of the rulebook. `independent`: no parameter's options read
+    another parameter and there is no `requires`, so the options are the
+    product of each parameter's keys (a placement: tiles × cells × turns),
+    listed without binding any of them."""
 
-    def __init__(self, name, params, requires, body, limit, private, show):
+    __slots__ = ("name", "params", "requires", "body", "limit", "private", "show",
+                 "independent")
+
+    def __init__(self, name, params, requires, body, limit, private, show, independent=False):
         self.name, self.params, self.requires, self.body = name, params, requires, body
         self.limit, self.private, self.show = limit, private, show
+        self.independent = independent
 
     def options(self, s, player, env) -> list:
         """[(Action, binding env or None)] for this action; [] when not allowed.
@@ -555,6 +567,10 @@ class ActionDef:
         if len(params) == 1 and self.requires is None:
             return [(Action(player, name, (k,), private, show), None)
                     for k in params[0].keys(s, env)]
+        if self.independent:
+            lists = [spec.keys(s, env) for spec in params]
+            return [(Action(player, name, ks, private, show), None)
+                    for ks in itertools.product(*lists)]
         out = []
         keys: list = []
 
@@ -734,6 +750,8 @@ def printer(type_: str, lay: Layout):
         return lambda k: shown[k]
     if type_ == PLAYER:
         return lambda k: f"P{k}"
+    if type_ == CELL:
+        return grid.text
     if type_.startswith("list:"):
         inner = printer(elem(type_), lay)
         sep = " | " if elem(type_).startswith("list:") else " "

@@ -242,6 +242,9 @@ class _ToAst(Transformer):
     def choose_groups(self, meta, c):
         return _node("choose_groups", meta, groups=c[0], size=c[1], source=c[2])
 
+    def choose_kinds(self, meta, c):
+        return _node("choose_kinds", meta, kinds=c[0], size=c[1], source=c[2])
+
     def scoring_decl(self, meta, parts):
         return _node("scoring", meta, parts=parts)
 
@@ -381,6 +384,9 @@ class _ToAst(Transformer):
 
     def empty(self, meta, c):
         return _node("none", meta)
+
+    def cell_list(self, meta, c):
+        return _node("list", meta, items=[x for x in c if x is not None])
 
     def none(self, meta, c):
         return _node("none", meta)

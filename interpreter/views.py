@@ -11,8 +11,9 @@ spectator: public information only.
 
 from __future__ import annotations
 
+from . import grid
 from .information import information_state
-from .layout import PLAYER, is_comp
+from .layout import CELL, PLAYER, is_comp
 
 
 def show_value(value, type_: str, lay) -> object:
@@ -23,6 +24,8 @@ def show_value(value, type_: str, lay) -> object:
         return f"P{value}"
     if is_comp(type_) and isinstance(value, int):
         return lay.display[value]
+    if type_ == CELL and isinstance(value, int):
+        return grid.text(value)
     if isinstance(value, list):
         inner = type_[5:] if type_.startswith("list:") else "any"
         return [show_value(v, inner, lay) for v in value]

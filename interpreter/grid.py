@@ -1,0 +1,98 @@
+"""Cells of square grids: a small value type and its arithmetic.
+
+A cell (x, y) is one integer, so it hashes, compares and saves (JSON) like
+a number, and a state stays plain data; its text is ``(x,y)``, which the
+REPL prints and reads back. Directions are numbers, clockwise from the top:
+0 north (y + 1), 1 east (x + 1), 2 south (y - 1), 3 west (x - 1). A grid is
+unbounded within ±32767 on each axis; a rulebook bounds it with formulas
+(`x_of`, `y_of`) where the board has an edge.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import RuleError
+
+OFFSET = 1 << 15
+BASE = 1 << 16
+LIMIT = OFFSET - 1
+STEPS = (1, BASE, -1, -BASE)          # north, east, south, west
+DIRECTIONS = len(STEPS)
+_TEXT = re.compile(r"^\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)$")
+
+
+def cell(x: int, y: int) -> int:
+    if not (isinstance(x, int) and isinstance(y, int)) or isinstance(x, bool) or isinstance(y, bool):
+        raise RuleError(f"cell({x!r}, {y!r}): a cell's coordinates are whole numbers",
+                        code="rule/runtime")
+    if abs(x) > LIMIT or abs(y) > LIMIT:
+        raise RuleError(f"cell({x}, {y}) is off the grid (coordinates within ±{LIMIT})",
+                        code="rule/runtime")
+    return (x + OFFSET) * BASE + (y + OFFSET)
+
+
+def x_of(c: int) -> int:
+    return c // BASE - OFFSET
+
+
+def y_of(c: int) -> int:
+    return c % BASE - OFFSET
+
+
+def text(c) -> str:
+    if c is None:
+        return "none"
+    return f"({x_of(c)},{y_of(c)})"
+
+
+def parse(s: str):
+    """The cell a text such as ``(1,-2)`` names, or None."""
+    m = _TEXT.match(s.strip())
+    if not m:
+        return None
+    x, y = int(m.group(1)), int(m.group(2))
+    if abs(x) > LIMIT or abs(y) > LIMIT:
+        return None
+    return cell(x, y)
+
+
+def _direction(d) -> int:
+    if isinstance(d, bool) or not isinstance(d, int):
+        raise RuleError(f"{d!r} is no direction: directions are 0 (north) to 3 (west)",
+                        code="rule/runtime")
+    return d % DIRECTIONS
+
+
+def neighbour(c: int, d: int) -> int:
+    n = c + STEPS[_direction(d)]
+    if abs(x_of(n)) > LIMIT or abs(y_of(n)) > LIMIT:
+        raise RuleError(f"the neighbour of {text(c)} is off the grid", code="rule/runtime")
+    return n
+
+
+def neighbours(c: int) -> list:
+    return [c + step for step in STEPS]
+
+
+def next_to(cells) -> list:
+    """The cells that share an edge with one of `cells` and are not among
+    them, in a fixed order (by x, then y)."""
+    taken = set(cells)
+    out = {c + step for c in taken for step in STEPS}
+    return sorted(out - taken)
+
+
+def turned(values, r: int) -> list:
+    """A list of per-side values turned r quarter turns clockwise: side d
+    then shows what side d - r showed."""
+    values = list(values)
+    k = len(values)
+    if not k:
+        return values
+    r = r % k
+    return values[-r:] + values[:-r] if r else values
+
+
+__all__ = ["cell", "x_of", "y_of", "text", "parse", "neighbour", "neighbours", "next_to",
+           "turned", "DIRECTIONS"]
