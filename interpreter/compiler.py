@@ -11,9 +11,8 @@ from dataclasses import dataclass
 
 from . import statements as st
 from .errors import RulebookErrors
-from .builtins import FUNCTIONS
 from .choices import key_function
-from .expressions import Compiled, ExprCompiler, describe, family
+from .expressions import Compiled, ExprCompiler, describe, draws, family, names_read
 from .layout import ANY, PLAYER, Layout, build_layout, elem, list_of
 
 
@@ -30,37 +29,13 @@ class Program:
     exprs: ExprCompiler
 
 
-def _draws(node) -> bool:
-    """Whether an IR subtree calls a builtin that draws from the generator
-    (defines cannot: the checks keep them pure)."""
-    if isinstance(node, dict):
-        if node.get("node") == "call" and node.get("fn") in FUNCTIONS \
-                and FUNCTIONS[node["fn"]].random:
-            return True
-        return any(_draws(v) for v in node.values() if isinstance(v, (dict, list)))
-    if isinstance(node, list):
-        return any(_draws(v) for v in node)
-    return False
-
-
-def _locals(node) -> set:
-    """The local names an IR subtree reads."""
-    if isinstance(node, dict):
-        found = {node["name"]} if node.get("node") == "name" and node.get("ref") == "local" else set()
-        for v in node.values():
-            if isinstance(v, (dict, list)):
-                found |= _locals(v)
-        return found
-    if isinstance(node, list):
-        return set().union(*map(_locals, node)) if node else set()
-    return set()
-
-
 def table_values(ir: dict, n: int) -> dict:
     return {name: _literal(row["values"][str(n)]) for name, row in ir["table"].items()}
 
 
 def _literal(cell):
+    if cell["node"] == "list":
+        return [_literal(x) for x in cell["items"]]
     return None if cell["node"] == "none" else cell.get("value")
 
 
@@ -149,7 +124,7 @@ class Compiler:
         # parameters whose options do not depend on each other: listed as a product
         names = [p["name"] for p in a["params"]]
         independent = requires is None and not any(
-            _locals(p["choice"]) & set(names[:i]) for i, p in enumerate(a["params"]))
+            names_read(p["choice"], local_only=True) & set(names[:i]) for i, p in enumerate(a["params"]))
         self.actions[name] = st.ActionDef(name, params, requires, None, limit, private, show,
                                           independent)
         self.action_scopes[name] = scope
@@ -197,7 +172,7 @@ class Compiler:
 
     def stmt(self, s, scope):
         compiled = getattr(self, "s_" + s["node"])(s, scope)
-        compiled.chance = s["node"] == "shuffle" or _draws(s)
+        compiled.chance = s["node"] == "shuffle" or draws(s)
         compiled.sid = len(self.m.stmts)
         self.m.stmts.append(compiled)
         self.m.described.append((s["node"], s["at"], self.context))

@@ -381,7 +381,11 @@ class ExprCompiler:
         inner = dict(scope)
         inner[var] = elem(source.type)
         sf = source.fn
-        wf = self.condition(e["where"], inner).fn if e["where"] is not None else None
+        where = e["where"]
+        picked = self._selection(where, var, source, inner)
+        if picked is not None:          # x.attr == v [and …]: select by the column first
+            sf, where = picked
+        wf = self.condition(where, inner).fn if where is not None else None
         value = self.compile(e["value"], inner) if e["value"] is not None else None
         vf = value.fn if value else None
         bf = self.compile(e["by"], inner).fn if e["by"] is not None else None
@@ -389,6 +393,73 @@ class ExprCompiler:
         maker = _AGGREGATE_MAKERS[fn]
         run, t = maker(sf, var, wf, vf, bf, item_t, value.type if value else item_t)
         return Compiled(run, t, e["at"])
+
+
+    def _selection(self, where, var, source: Compiled, scope):
+        """(source, rest of WHERE) when WHERE starts with `var.ATTR == V`, V
+        not reading var nor drawing: the elements are then picked by reading
+        the attribute's column, V worked out once, with no scope per element."""
+        source_type = source.type
+        if where is None or not is_comp(source_type) or source_type == comp_type(None):
+            return None
+        rest = None
+        test = where
+        if where["node"] == "and":
+            test, rest = where["left"], where["right"]
+        if test["node"] != "compare" or test["op"] != "==":
+            return None
+        left, right = test["left"], test["right"]
+        if not (left["node"] == "attribute" and left["target"]["node"] == "name"
+                and left["target"]["name"] == var and left["target"].get("ref") == "local"):
+            return None
+        if var in names_read(right) or draws(right):
+            return None
+        kind, attr, lay = source_type[5:], left["attr"], self.lay
+        first, count = lay.types[kind]
+        static, has = lay.static.get(attr), lay.has.get(attr)
+        self.compile(test, scope)             # the usual kind checks of the comparison
+        vf = self.compile(right, scope).fn
+        sf = source.fn
+        if has is not None and all(has[c] >= 0 for c in range(first, first + count)):
+            def select(s, env, src=sf):
+                v = vf(s, env)
+                vars_ = s.vars
+                return [x for x in src(s, env) if vars_[has[x]] == v]
+        elif has is None and static is not None:
+            def select(s, env, src=sf):
+                v = vf(s, env)
+                return [x for x in src(s, env) if static[x] == v]
+        else:
+            return None
+        return select, rest
+
+
+def names_read(node, local_only: bool = False) -> set:
+    """The names an IR subtree reads (only the local ones if asked)."""
+    if isinstance(node, dict):
+        found = set()
+        if node.get("node") == "name" and (not local_only or node.get("ref") == "local"):
+            found.add(node["name"])
+        for v in node.values():
+            if isinstance(v, (dict, list)):
+                found |= names_read(v, local_only)
+        return found
+    if isinstance(node, list):
+        return set().union(*(names_read(v, local_only) for v in node)) if node else set()
+    return set()
+
+
+def draws(node) -> bool:
+    """Whether an IR subtree calls a builtin that draws from the generator
+    (defines cannot: the checks keep them pure)."""
+    if isinstance(node, dict):
+        if node.get("node") == "call" and node.get("fn") in FUNCTIONS \
+                and FUNCTIONS[node["fn"]].random:
+            return True
+        return any(draws(v) for v in node.values() if isinstance(v, (dict, list)))
+    if isinstance(node, list):
+        return any(draws(v) for v in node)
+    return False
 
 
 def _agg_count(sf, var, wf, vf, bf, item_t, value_t):
@@ -581,6 +652,9 @@ def _type_of_value(v) -> str:
         return SYMBOL
     if v is None:
         return NONE
+    if isinstance(v, list):
+        kinds = {_type_of_value(x) for x in v}
+        return list_of(kinds.pop()) if len(kinds) == 1 else list_of(ANY)
     return ANY
 
 

@@ -158,7 +158,7 @@ def build_layout(ir: dict, n: int) -> Layout:
 
 
 def _declared_type(name: str, ir: dict) -> str:
-    if name in (NUMBER, BOOL, SYMBOL, PLAYER, ANY):
+    if name in (NUMBER, BOOL, SYMBOL, PLAYER, ANY, CELL):
         return name
     return comp_type(name)
 
