@@ -243,16 +243,20 @@ class Checker:
                            rows[0]["at"], hint="keep every row in the data file")
             try:
                 header, body = datafiles.load_component_rows(self.base_dir / src["file"],
-                                                             self.data_file(src["file"]))
+                                                             self.data_file(src["file"]),
+                                                             src.get("path"))
                 for row in body:        # the IR names it as written: where the rules lie is no rule
                     row["file"] = src["file"]
             except RulebookErrors as e:
-                self.errors.extend(e.errors)
+                # two components read from one file: its problems are reported once
+                self.errors.extend(err for err in e.errors if not any(
+                    (err.code, err.span, err.message) == (old.code, old.span, old.message)
+                    for old in self.errors))
                 header, body = [], []
                 self.attributes_known = False
             except RulebookError as e:
-                if e.span is None:
-                    e.span = self.span(src["at"])
+                if e.span is None:      # a missing key is at 'at', an unreadable file at 'from'
+                    e.span = self.span(src["path_at"] if isinstance(e, UnknownName) else src["at"])
                 self.errors.append(e)
                 header, body = [], []
                 self.attributes_known = False

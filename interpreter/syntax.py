@@ -167,7 +167,13 @@ class _ToAst(Transformer):
                      source=source, rows=rows, has=has)
 
     def component_source(self, meta, c):
-        return _node("source", meta, file=c[0][1:-1])
+        if c[1] is None:
+            return _node("source", meta, file=c[0][1:-1])
+        return _node("source", meta, file=c[0][1:-1], path=c[1]["keys"], path_at=c[1]["at"])
+
+    def data_path(self, meta, keys):
+        # folded into its 'source' node: no node of its own in the IR
+        return {"keys": [str(k) for k in keys], "at": _at(meta)}
 
     def has_decl(self, meta, c):
         return _node("has", meta, name=str(c[0]), type=str(c[1]),
