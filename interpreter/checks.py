@@ -310,17 +310,24 @@ class Checker:
                         self.declared_at[inst] = cell["at"]
 
     def _resolve_component_cells(self, comp):
-        """Symbols in tables that name a component instance become references."""
+        """Words in tables and data records (and in their lists) that name a
+        component instance become references to it."""
         for row in comp.get("rows", []):
             for col, cell in row["cells"].items():
                 if col == "copies":
                     if cell["node"] != "number" or cell["value"] < 0:
                         self.error(WrongType, "'copies' must be a whole number", cell["at"],
                                    file=self.data_file(row.get("file")))
-                elif cell["node"] == "symbol" and col != "name" and cell["value"] in self.instances:
-                    cell["node"] = "component"
-                elif cell["node"] == "symbol" and col != "name":
-                    self.symbols.add(cell["value"])
+                elif col != "name":
+                    for word in cell["items"] if cell["node"] == "list" else [cell]:
+                        self._resolve_word(word)
+
+    def _resolve_word(self, cell):
+        """A word that names a component instance refers to it (in a list too)."""
+        if cell["node"] == "symbol" and cell["value"] in self.instances:
+            cell["node"] = "component"
+        elif cell["node"] == "symbol":
+            self.symbols.add(cell["value"])
 
     def _check_type(self, type_name, at):
         if type_name not in VALUE_TYPES and type_name not in self.components:
