@@ -241,18 +241,33 @@ class Checker:
                 self.error(InvalidDeclaration,
                            f"component '{name}' is read from '{src['file']}': a table here would be ignored",
                            rows[0]["at"], hint="keep every row in the data file")
+            paths = [src.get("path")] + src.get("more_paths", [])
+            spans = [src.get("path_at")] + src.get("more_paths_at", [])
             try:
-                header, body = datafiles.load_component_rows(self.base_dir / src["file"],
-                                                             self.data_file(src["file"]))
+                header, body = [], []
+                for path, path_at in zip(paths, spans):
+                    if path_at is not None:
+                        src["path_at"] = path_at   # where a missing key is reported
+                    columns, records = datafiles.load_component_rows(
+                        self.base_dir / src["file"], self.data_file(src["file"]), path)
+                    header += [col for col in columns if col not in header]
+                    body += records
+                if spans[0] is not None:
+                    src["path_at"] = spans[0]
                 for row in body:        # the IR names it as written: where the rules lie is no rule
                     row["file"] = src["file"]
+                    for col in header:  # records of several keys: a missing attribute is none
+                        row["cells"].setdefault(col, {"node": "none", "at": row["at"]})
             except RulebookErrors as e:
-                self.errors.extend(e.errors)
+                # two components read from one file: its problems are reported once
+                self.errors.extend(err for err in e.errors if not any(
+                    (err.code, err.span, err.message) == (old.code, old.span, old.message)
+                    for old in self.errors))
                 header, body = [], []
                 self.attributes_known = False
             except RulebookError as e:
-                if e.span is None:
-                    e.span = self.span(src["at"])
+                if e.span is None:      # a missing key is at 'at', an unreadable file at 'from'
+                    e.span = self.span(src["path_at"] if isinstance(e, UnknownName) else src["at"])
                 self.errors.append(e)
                 header, body = [], []
                 self.attributes_known = False
@@ -306,17 +321,24 @@ class Checker:
                         self.declared_at[inst] = cell["at"]
 
     def _resolve_component_cells(self, comp):
-        """Symbols in tables that name a component instance become references."""
+        """Words in tables and data records (and in their lists) that name a
+        component instance become references to it."""
         for row in comp.get("rows", []):
             for col, cell in row["cells"].items():
                 if col == "copies":
                     if cell["node"] != "number" or cell["value"] < 0:
                         self.error(WrongType, "'copies' must be a whole number", cell["at"],
                                    file=self.data_file(row.get("file")))
-                elif cell["node"] == "symbol" and col != "name" and cell["value"] in self.instances:
-                    cell["node"] = "component"
-                elif cell["node"] == "symbol" and col != "name":
-                    self.symbols.add(cell["value"])
+                elif col != "name":
+                    for word in cell["items"] if cell["node"] == "list" else [cell]:
+                        self._resolve_word(word)
+
+    def _resolve_word(self, cell):
+        """A word that names a component instance refers to it (in a list too)."""
+        if cell["node"] == "symbol" and cell["value"] in self.instances:
+            cell["node"] = "component"
+        elif cell["node"] == "symbol":
+            self.symbols.add(cell["value"])
 
     def _check_type(self, type_name, at):
         if type_name not in VALUE_TYPES and type_name not in self.components:

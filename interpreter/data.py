@@ -3,9 +3,12 @@
 A rulebook may keep bulky data (tile lists, maps) in a YAML file beside it:
 ``component tile from "tiles.yaml"``. The file holds a list of
 records (one per component, a ``copies`` field for repeats) or a mapping with
-a ``components`` list. It is checked against
-``schemas/components.schema.json``; every problem is reported, each at the
-file's line and column of the offending value.
+a ``components`` list; ``from "game.yaml" at lake_tiles`` reads the records
+(or the one record) under a key of a richer file instead. The records are
+checked against ``schemas/components.schema.json``, and a file that names
+its own schema (``schema: NAME`` at its top) is first checked whole against
+``schemas/NAME.schema.json``; every problem is reported, each at the file's
+line and column of the offending value.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from .errors import DataFileError, FileNotReadable, RulebookErrors, Span
+from .errors import DataFileError, FileNotReadable, RulebookErrors, Span, UnknownName, did_you_mean
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -89,38 +92,36 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
-def load_component_rows(path: Path, shown: str):
+def load_component_rows(path: Path, shown: str, key_path: list[str] | None = None):
     """(columns, rows) from a component data file, rows as table-like cells.
 
-    Raises FileNotReadable (no span: the caller knows the 'from' line) or
-    RulebookErrors of DataFileError, each at the data file's line and column.
+    ``key_path`` (from ``at a.b``) names the value to read in a richer file:
+    a list of records, or one mapping that is one record. Raises
+    FileNotReadable or UnknownName (no span: the caller knows the rulebook's
+    'from' and 'at') or RulebookErrors of DataFileError, each at the data
+    file's line and column.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        reason = getattr(e, "strerror", None) or str(e)
-        raise FileNotReadable(f"cannot read data file '{shown}': {reason}", None,
-                              hint="the path is relative to the rulebook's folder") from None
-    try:
-        doc = yaml.load(text, Loader=_LineLoader)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
-        span = Span(shown, mark.line + 1, mark.column + 1) if mark else Span(shown, 1, 1)
-        problem = getattr(e, "problem", None) or str(e)
-        hint = None if isinstance(e, _DuplicateKey) else "check the indentation and the ':' after each key"
-        raise RulebookErrors([DataFileError(f"malformed YAML in '{shown}': {problem}", span, hint=hint)]
-                             ) from None
-    wrapped = isinstance(doc, dict)
-    document = doc if wrapped else {"components": doc}
+    doc = _json_keys(_read_yaml(path, shown))
+    _check_own_schema(doc, shown)
+    if key_path is None:
+        # a list of records, or a mapping with a 'components' list
+        if isinstance(doc, dict) and "components" not in doc:
+            raise RulebookErrors([DataFileError(
+                f"'{shown}' has no 'components' list", Span(shown, doc.line, doc.column),
+                hint=f"read one of its keys with 'at': {', '.join(doc)}")])
+        document = doc if isinstance(doc, dict) else {"components": doc}
+        prefix, skip = [], 0 if isinstance(doc, dict) else 1
+    else:
+        value = _select(doc, key_path, shown)
+        single = isinstance(value, dict)
+        document = {"components": [value] if single else value}
+        prefix, skip = list(key_path), 2 if single else 1
     validator = jsonschema.Draft202012Validator(schema("components.schema.json"))
     problems = []
     for err in validator.iter_errors(document):
-        path_in_doc = list(err.absolute_path)
-        if not wrapped and path_in_doc[:1] == ["components"]:
-            path_in_doc = path_in_doc[1:]
-        where = "/".join(str(p) for p in err.absolute_path) or "(top)"
-        problems.append(DataFileError(f"{where}: {_short(err.message)}",
-                                      Span(shown, *_position(doc, path_in_doc))))
+        # the path in the file: the wrapping {"components": [...]} it lacks left out
+        in_doc = prefix + list(err.absolute_path)[skip:]
+        problems.append(_violation(doc, in_doc, err.message, shown))
     if problems:
         raise RulebookErrors(problems)
     records = document["components"]
@@ -142,6 +143,81 @@ def load_component_rows(path: Path, shown: str):
                 cells[col] = _cell(rec.get(col), where)
         rows.append({"at": at, "cells": cells, "file": shown})
     return columns, rows
+
+
+def _read_yaml(path: Path, shown: str):
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        reason = getattr(e, "strerror", None) or str(e)
+        raise FileNotReadable(f"cannot read data file '{shown}': {reason}", None,
+                              hint="the path is relative to the rulebook's folder") from None
+    try:
+        return yaml.load(text, Loader=_LineLoader)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+        span = Span(shown, mark.line + 1, mark.column + 1) if mark else Span(shown, 1, 1)
+        problem = getattr(e, "problem", None) or str(e)
+        hint = None if isinstance(e, _DuplicateKey) else "check the indentation and the ':' after each key"
+        raise RulebookErrors([DataFileError(f"malformed YAML in '{shown}': {problem}", span, hint=hint)]
+                             ) from None
+
+
+def _json_keys(node):
+    """The document as JSON sees it: every mapping key a string (YAML's
+    ``2:`` is the key "2"), positions kept, so that JSON Schema and a path
+    like ``at by_players.2`` read it alike."""
+    if isinstance(node, _Located):
+        return _Located({str(k): _json_keys(v) for k, v in node.items()}, node.line, node.column,
+                        {str(k): m for k, m in node.marks.items()})
+    if isinstance(node, _LocatedList):
+        return _LocatedList([_json_keys(v) for v in node], node.line, node.column, node.marks)
+    return node
+
+
+def _check_own_schema(doc, shown: str) -> None:
+    """``schema: NAME`` at the top of a file: the whole document must also
+    match ``schemas/NAME.schema.json``, before any record is read."""
+    if not isinstance(doc, dict) or "schema" not in doc:
+        return
+    name = doc["schema"]
+    where = Span(shown, *doc.marks["schema"])
+    known = sorted(p.name[:-len(".schema.json")] for p in SCHEMA_DIR.glob("*.schema.json"))
+    if not isinstance(name, str) or name not in known:
+        raise RulebookErrors([DataFileError(
+            f"unknown schema '{name}': there is no schemas/{name}.schema.json", where,
+            hint=did_you_mean(str(name), known) or f"schemas: {', '.join(known)}")])
+    validator = jsonschema.Draft202012Validator(schema(f"{name}.schema.json"))
+    problems = [_violation(doc, list(err.absolute_path), err.message, shown, f" (schema '{name}')")
+                for err in validator.iter_errors(doc)]
+    if problems:
+        raise RulebookErrors(problems)
+
+
+def _select(doc, key_path: list[str], shown: str):
+    """The value at a dotted path of mapping keys; UnknownName without a span
+    (the caller places it at the rulebook's 'at') when a key is missing."""
+    node, walked = doc, []
+    for key in key_path:
+        if not isinstance(node, dict):
+            what = "a list" if isinstance(node, list) else "a single value"
+            raise UnknownName(f"'{'.'.join(walked) or shown}' in '{shown}' is {what}, not a mapping "
+                              f"with a key '{key}'", None, hint="'at' names mapping keys only")
+        if key not in node:
+            keys = [str(k) for k in node]
+            close = did_you_mean(key, keys)
+            listed = f"the keys{' of ' + repr('.'.join(walked)) if walked else ''}: {', '.join(keys)}"
+            raise UnknownName(f"'{key}' is not a key of '{shown}'" +
+                              (f" under '{'.'.join(walked)}'" if walked else ""), None,
+                              hint=f"{close} ({listed})" if close else listed)
+        node = node[key]
+        walked.append(key)
+    return node
+
+
+def _violation(doc, path: list, message: str, shown: str, source: str = "") -> DataFileError:
+    where = "/".join(str(p) for p in path) or "(top)"
+    return DataFileError(f"{where}: {_short(message)}{source}", Span(shown, *_position(doc, path)))
 
 
 def _position(doc, path) -> tuple[int, int, int, int]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 # Types the compiler tracks for values (used for dedup keys and printing).
 NUMBER, BOOL, SYMBOL, PLAYER, NONE, ANY = "number", "bool", "symbol", "player", "none", "any"
 CELL = "cell"      # a square of a grid: see interpreter/grid.py
+_UNKNOWN_LIST = "list:none"     # while columns are typed: a list with no item of a known kind
 
 
 def comp_type(name: str | None) -> str:
@@ -119,7 +120,10 @@ def build_layout(ir: dict, n: int) -> Layout:
             column[cid] = _cell_value(cell, lay)
             t = _cell_type(cell, lay)
             old = lay.static_type.get(attr)
-            lay.static_type[attr] = t if old in (None, t) else ANY
+            lay.static_type[attr] = _join(old, t)
+    for attr, t in lay.static_type.items():
+        if t == _UNKNOWN_LIST:
+            lay.static_type[attr] = list_of(ANY)
     for cid, attrs in enumerate(raw_rows):
         key = (lay.type_of[cid],) + tuple(sorted((a, _freeze(lay.static[a][cid])) for a in attrs))
         if key not in classes:
@@ -178,8 +182,27 @@ def _cell_type(cell, lay):
     kind = cell["node"]
     if kind == "component":
         return comp_type(lay.type_of[lay.instances[cell["value"]]])
+    if kind == "list":
+        # one kind for all items (list:comp:colour, list:symbol, …); none, or
+        # an empty list, says nothing about the kind
+        items = {_cell_type(c, lay) for c in cell["items"]} - {NONE}
+        if not items:
+            return _UNKNOWN_LIST
+        return list_of(items.pop() if len(items) == 1 else ANY)
     return {"number": NUMBER, "symbol": SYMBOL, "string": SYMBOL, "bool": BOOL,
             "none": NONE}.get(kind, ANY)
+
+
+def _join(old: str | None, new: str) -> str:
+    """The type of a column that holds values of types old and new. A list of
+    nothing known (empty, or only none) gives way to any other list."""
+    if old in (None, new):
+        return new
+    if old == _UNKNOWN_LIST and new.startswith("list:"):
+        return new
+    if new == _UNKNOWN_LIST and old.startswith("list:"):
+        return old
+    return ANY
 
 
 def _freeze(v):
@@ -198,4 +221,6 @@ def _display(cid, attrs, lay) -> str:
 def _show(value, cell, lay) -> str:
     if cell["node"] == "component":
         return str(cell["value"])    # an instance's name is its display
+    if cell["node"] == "list":
+        return "[" + ", ".join(_show(v, c, lay) for v, c in zip(value, cell["items"])) + "]"
     return str(value)

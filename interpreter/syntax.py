@@ -167,7 +167,16 @@ class _ToAst(Transformer):
                      source=source, rows=rows, has=has)
 
     def component_source(self, meta, c):
-        return _node("source", meta, file=c[0][1:-1])
+        if c[1] is None:
+            return _node("source", meta, file=c[0][1:-1])
+        paths = c[1:]
+        return _node("source", meta, file=c[0][1:-1], path=paths[0]["keys"],
+                     path_at=paths[0]["at"], more_paths=[p["keys"] for p in paths[1:]],
+                     more_paths_at=[p["at"] for p in paths[1:]])
+
+    def data_path(self, meta, keys):
+        # folded into its 'source' node: no node of its own in the IR
+        return {"keys": [str(k) for k in keys], "at": _at(meta)}
 
     def has_decl(self, meta, c):
         return _node("has", meta, name=str(c[0]), type=str(c[1]),

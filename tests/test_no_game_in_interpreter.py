@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ORDINARY = {"item", "pick", "pattern", "light", "pass", "take", "secret", "player", "card",
             "hand", "deck", "table", "centre", "box", "revealed", "discarded", "side", "offered",
             "removed", "draw", "done", "go", "use", "points", "score", "kind",
-            "character"}
+            "character", "place", "colour", "token"}
 
 
 def game_words() -> set:
