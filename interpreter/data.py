@@ -113,6 +113,9 @@ def load_component_rows(path: Path, shown: str, key_path: list[str] | None = Non
         prefix, skip = [], 0 if isinstance(doc, dict) else 1
     else:
         value = _select(doc, key_path, shown)
+        if not isinstance(value, (dict, list)):
+            raise RulebookErrors([_violation(
+                doc, list(key_path), f"{value!r} is neither a list of records nor one record", shown)])
         single = isinstance(value, dict)
         document = {"components": [value] if single else value}
         prefix, skip = list(key_path), 2 if single else 1
