@@ -3,7 +3,7 @@
 A rulebook may keep bulky data (tile lists, maps) in a YAML file beside it:
 ``component tile from "tiles.yaml"``. The file holds a list of
 records (one per component, a ``copies`` field for repeats) or a mapping with
-a ``components`` list; ``from "game.yaml" at lake_tiles`` reads the records
+a ``components`` list; ``from "game.yaml" at tiles`` reads the records
 (or the one record) under a key of a richer file instead. The records are
 checked against ``schemas/components.schema.json``, and a file that names
 its own schema (``schema: NAME`` at its top) is first checked whole against
@@ -113,6 +113,9 @@ def load_component_rows(path: Path, shown: str, key_path: list[str] | None = Non
         prefix, skip = [], 0 if isinstance(doc, dict) else 1
     else:
         value = _select(doc, key_path, shown)
+        if not isinstance(value, (dict, list)):
+            raise RulebookErrors([_violation(
+                doc, list(key_path), f"{value!r} is neither a list of records nor one record", shown)])
         single = isinstance(value, dict)
         document = {"components": [value] if single else value}
         prefix, skip = list(key_path), 2 if single else 1
@@ -201,8 +204,9 @@ def _select(doc, key_path: list[str], shown: str):
     for key in key_path:
         if not isinstance(node, dict):
             what = "a list" if isinstance(node, list) else "a single value"
-            raise UnknownName(f"'{'.'.join(walked) or shown}' in '{shown}' is {what}, not a mapping "
-                              f"with a key '{key}'", None, hint="'at' names mapping keys only")
+            holder = f"'{'.'.join(walked)}' in '{shown}'" if walked else f"'{shown}'"
+            raise UnknownName(f"{holder} is {what}, not a mapping with a key '{key}'", None,
+                              hint="'at' names mapping keys only")
         if key not in node:
             keys = [str(k) for k in node]
             close = did_you_mean(key, keys)
