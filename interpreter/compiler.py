@@ -126,7 +126,8 @@ class Compiler:
         independent = requires is None and not any(
             names_read(p["choice"], local_only=True) & set(names[:i]) for i, p in enumerate(a["params"]))
         self.actions[name] = st.ActionDef(name, params, requires, None, limit, private, show,
-                                          independent)
+                                          independent, a["at"],
+                                          body[0]["at"] if requires is not None else None)
         self.action_scopes[name] = scope
 
     def _compile_action_body(self, a):
@@ -159,7 +160,7 @@ class Compiler:
             groups = self.fn(c["groups"], scope)
             size = self.fn(c["size"], scope)
         return st.ChoiceSpec(name, kind, source.fn, where, count, groups, size, key,
-                             st.printer(value_type, self.lay), value_type)
+                             st.printer(value_type, self.lay), value_type, c["at"])
 
     # -- statements ------------------------------------------------------------
     def block(self, b, scope, end) -> st.Block:

@@ -13,8 +13,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from pathlib import Path
 
 from .compiler import Program, compile_program
+from .explain import explain, text_key
 from .errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleError,
                      RulebookErrors,
                      SaveError, SaveMismatch, UnknownAction, did_you_mean)
@@ -230,6 +232,19 @@ class Game:
         ranking = tuple(sorted(players, key=lambda p: (p not in winners, _neg(full[p]), p)))
         return Outcome(scores, ranking, winners)
 
+    def source_of(self, span) -> str | None:
+        """The text of the rulebook file a span points into (this rulebook, a
+        variant's base or a data file), or None."""
+        if span is None or not span.file:
+            return None
+        here = Path(self.path).parent if self.path else Path(".")
+        for candidate in (Path(span.file), here / Path(span.file).name):
+            try:
+                return candidate.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+        return None
+
     def view(self, state: State, player: int | None) -> dict:
         return views.view(self, state, player)
 
@@ -242,10 +257,17 @@ class Game:
                 return actions[k - 1]
             raise UnknownAction(f"there is no action number {k}",
                                 hint=f"choose 1 to {len(actions)}" if actions else "nobody can act now")
-        wanted_key = _text_key(wanted)
+        wanted_key = text_key(wanted)
         for a in actions:
-            if _text_key(str(a)) == wanted_key:
+            if text_key(str(a)) == wanted_key:
                 return a
+        if state.over or player not in state.pending:
+            raise NotYourTurn(f"P{player} is not to move now"
+                              + (f"; waiting for {', '.join(f'P{p}' for p in state.pending)}"
+                                 if state.pending and not state.over else ""))
+        reason = explain(self, state, player, str(text))
+        if reason is not None:
+            raise reason
         texts = [str(a) for a in actions]
         hint = did_you_mean(str(text), texts)
         if hint is None and actions:
@@ -330,18 +352,6 @@ def _as_list(value) -> list:
     if value is None:
         return []
     return list(value) if isinstance(value, (list, tuple)) else [value]
-
-
-def _text_key(text: str):
-    """An action's text up to the order of unordered parts: the cards of a
-    group and the groups of a split may be typed in any order."""
-    text = " ".join(text.split()).lower()
-    name, _, rest = text.partition(" ")
-    params = []
-    for param in rest.split(","):
-        groups = sorted(" ".join(sorted(g.split())) for g in param.split("|"))
-        params.append(tuple(groups))
-    return name, tuple(params)
 
 
 def _neg(t):

@@ -21,6 +21,7 @@ from typing import Callable, Optional
 from rich.console import Console
 
 from .errors import ActionError, CommandError, RulebookError, SaveError, SaveMismatch
+from .errors import render as render_error
 from .players import KINDS as AI_KINDS
 from .players import make_player
 from .render import TableView, player_label
@@ -173,7 +174,8 @@ class Repl:
         self.console.print(text, markup=False, highlight=False)
 
     def error(self, err: RulebookError) -> None:
-        self.say(str(err))
+        # an action refused by a rule shows that rule's line of the rulebook
+        self.say(render_error(err, self.game.source_of(err.span)))
 
     # -- commands -------------------------------------------------------------
     def help(self, _arg: str) -> None:

@@ -453,13 +453,14 @@ class ChoiceSpec:
     """One parameter or decision: how to list its options and print them."""
 
     __slots__ = ("name", "kind", "source", "where", "count", "groups", "size", "key",
-                 "show_value", "value_type")
+                 "show_value", "value_type", "at")
 
     def __init__(self, name, kind, source, where, count, groups, size, key, show_value,
-                 value_type):
+                 value_type, at=None):
         self.name, self.kind, self.source, self.where = name, kind, source, where
         self.count, self.groups, self.size = count, groups, size
         self.key, self.show_value, self.value_type = key, show_value, value_type
+        self.at = at          # the choice's span in the rulebook (for explanations)
 
     def show(self, name, args) -> str:
         """The text of a decision's action: its name and the chosen value."""
@@ -542,12 +543,14 @@ class ActionDef:
     listed without binding any of them."""
 
     __slots__ = ("name", "params", "requires", "body", "limit", "private", "show",
-                 "independent")
+                 "independent", "at", "requires_at")
 
-    def __init__(self, name, params, requires, body, limit, private, show, independent=False):
+    def __init__(self, name, params, requires, body, limit, private, show, independent=False,
+                 at=None, requires_at=None):
         self.name, self.params, self.requires, self.body = name, params, requires, body
         self.limit, self.private, self.show = limit, private, show
         self.independent = independent
+        self.at, self.requires_at = at, requires_at     # spans, for explanations
 
     def options(self, s, player, env) -> list:
         """[(Action, binding env or None)] for this action; [] when not allowed.
