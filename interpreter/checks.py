@@ -31,6 +31,10 @@ LIMIT_SCOPES = {"turn", "round", "game"}
 RESERVED_COLUMNS = {"copies"}
 
 
+def _parameters(k: int) -> str:
+    return "1 parameter" if k == 1 else f"{k} parameters"
+
+
 class Checker:
     def __init__(self, filename: str, base_dir: Path):
         self.file = filename
@@ -114,8 +118,8 @@ class Checker:
             self.error(InvalidDeclaration, f"player range {lo} to {hi} is empty", players["at"])
         self.player_counts = list(range(lo, hi + 1))
 
-        self._one_card_defines = {d["name"] for d in by_kind.get("define", [])
-                                  if len(d["params"] or ()) == 1}
+        self._define_params = {d["name"]: len(d["params"] or ()) for d in by_kind.get("define", [])}
+        self._one_card_defines = {n for n, k in self._define_params.items() if k == 1}
         for opt in by_kind.get("option", []):
             self._declare_option(opt)
         for comp in by_kind.get("component", []):
@@ -415,10 +419,48 @@ class Checker:
                 self.error(UnknownName, f"a {zone['of']} has no attribute '{zone['by']}' to group by",
                            zone["by_at"], hint=did_you_mean(zone["by"], known) or
                            "name an attribute, or a define of one card")
+        if zone.get("grid") is not None and zone["of"] in self.components:
+            self._check_zone_grid(zone, self.components[zone["of"]])
         vis = [f for f, _ in vis]
         zone["visibility"] = vis[0] if vis else "public"
         zone["ordered"] = "ordered" in zone["flags"]
         self.zones[zone["name"]] = zone
+
+    def _check_zone_grid(self, zone, comp):
+        """`grid by NAME, sides by NAME`: only how the zone is drawn. The cell
+        is a `has` attribute of type cell or a define of one piece; the sides
+        a define of a piece and a direction."""
+        name, at, of = zone["grid"], zone["grid_at"], zone["of"]
+        has = {h["name"]: h["type"] for h in comp["has"]}
+        columns = {c for c in comp.get("columns", []) if c not in RESERVED_COLUMNS}
+        if name in has:
+            if has[name] not in ("cell", "any"):
+                self.error(WrongType, f"'{name}' of a {of} is a {has[name]}, not a cell", at,
+                           hint=f"declare it 'has {name}: cell', or name a define that gives a cell")
+        elif name in columns:
+            self.error(WrongType, f"'{name}' is a table column of {of}; a table holds no cells", at,
+                       hint="a piece's cell is a 'has NAME: cell' attribute or a define")
+        elif name in self._define_params:
+            if self._define_params[name] != 1:
+                self.error(WrongArity, f"define '{name}' takes {_parameters(self._define_params[name])}; "
+                           f"'grid by' needs one (the piece)", at,
+                           hint=f"write 'define {name}(t) = …', the cell where t lies")
+        elif self.attributes_known:
+            known = columns | set(has) | self._one_card_defines
+            self.error(UnknownName, f"a {of} has no attribute '{name}' to lie on a grid by", at,
+                       hint=did_you_mean(name, known) or
+                       "name a 'has NAME: cell' attribute, or a define of one piece")
+        sides, at = zone["sides"], zone["sides_at"]
+        if sides is None:
+            return
+        if sides not in self._define_params:
+            self.error(UnknownName, f"unknown define '{sides}' for the sides of a {of}", at,
+                       hint=did_you_mean(sides, self._define_params) or
+                       "name a define of a piece and a direction, 'define side(t, d) = …'")
+        elif self._define_params[sides] != 2:
+            self.error(WrongArity, f"define '{sides}' takes {_parameters(self._define_params[sides])}; "
+                       f"'sides by' needs two (the piece, a direction 0-3)", at,
+                       hint=f"write 'define {sides}(t, d) = …', what t shows towards direction d")
 
     def _check_index(self, decl):
         idx = decl["index"]

@@ -186,16 +186,23 @@ class _ToAst(Transformer):
         return _node("row", meta, cells=cells)
 
     def zone_decl(self, meta, c):
-        name, index, kind, flags, by = c[0], c[1], c[2], c[3:-1], c[-1]
+        name, index, kind, flags, by, grid = c[0], c[1], c[2], c[3:-2], c[-2], c[-1]
+        grid = grid or {"grid": None, "grid_at": None, "sides": None, "sides_at": None}
         return _node("zone", meta, name=str(name), name_at=_tok_at(name),
                      index=_name(index), index_at=_tok_at(index) if index else None,
                      of=str(kind), of_at=_tok_at(kind),
                      flags=[str(f) for f in flags],
                      flags_at=[_tok_at(f) for f in flags],
-                     by=_name(by), by_at=_tok_at(by) if by else None)
+                     by=_name(by), by_at=_tok_at(by) if by else None, **grid)
 
     def zone_index(self, meta, c):
         return c[0]
+
+    def zone_grid(self, meta, c):
+        # folded into its 'zone' node: no node of its own in the IR
+        cell, sides = c
+        return {"grid": str(cell), "grid_at": _tok_at(cell),
+                "sides": _name(sides), "sides_at": _tok_at(sides) if sides else None}
 
     def variable_decl(self, meta, c):
         name, index, type_, default = c
