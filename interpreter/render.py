@@ -11,12 +11,16 @@ comes from the view's own names.
 from __future__ import annotations
 
 import io
+import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence
 
 from rich import box
+from rich.color import Color, ColorParseError
 from rich.columns import Columns
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
@@ -179,15 +183,228 @@ def pending_text(view: dict) -> Optional[Text]:
 
 
 LONG_LIST = 12
+COMPACT = 40          # more legal actions than this are listed in groups
+PARAMETERS = ", "     # what separates an action's parameters in its text
 
 
-def actions_list(actions: Sequence[str]) -> Group:
+def _split(text: str) -> tuple:
+    """An action's text as (name, arguments): 'place 6, (1,0), 2' →
+    ('place', ('6', '(1,0)', '2')). A cell's own comma has no space after it."""
+    name, _, rest = text.partition(" ")
+    return name, tuple(rest.split(PARAMETERS)) if rest else ()
+
+
+def _distinct(values: Iterable[str]) -> list:
+    return list(dict.fromkeys(values))
+
+
+def _choices(values: Sequence[str]) -> str:
+    sep = " · " if any(" " in v for v in values) else " "
+    return "{" + sep.join(values) + "}" if len(values) > 1 else values[0]
+
+
+def _grouped(numbered: list, depth: int) -> list:
+    """[(first number, last number, text)] for actions that share their name
+    and their first `depth` arguments and whose other arguments combine
+    freely (every value of each with every value of the others)."""
+    out, run = [], []
+
+    def flush():
+        if not run:
+            return
+        args = [a for _, (_, a) in run]
+        name, fixed = run[0][1][0], args[0][:depth]
+        rest = [_distinct(a[i] for a in args) for i in range(depth, len(args[0]))]
+        product = math.prod(len(v) for v in rest)
+        if product == len(set(args)) or len(rest) <= 1:
+            text = name + (" " if fixed or rest else "") + PARAMETERS.join(
+                [*fixed, *(_choices(v) for v in rest)])
+            out.append((run[0][0], run[-1][0], text))
+        else:
+            out.extend(_grouped(list(run), depth + 1))
+        run.clear()
+
+    for number, (name, args) in numbered:
+        key = (name, len(args), args[:depth])
+        if run and (run[-1][1][0], len(run[-1][1][1]), run[-1][1][1][:depth]) != key:
+            flush()
+        run.append((number, (name, args)))
+    flush()
+    return out
+
+
+def compact_actions(actions: Sequence[str]) -> list:
+    """[(first, last, text)]: runs of legal actions that differ only in their
+    later arguments, e.g. (1, 48, 'place {6 17 29}, {(-1,0) (0,-1) (0,1) (1,0)}, {0 1 2 3}')
+    — the tiles, the cells, then the turns, when each goes with each; else one
+    line per tile (per first argument, and so on). The numbers of a run count
+    through the product in that order."""
+    numbered = [(i, _split(t)) for i, t in enumerate(actions, 1)]
+    return _grouped(numbered, 0)
+
+
+def action_forms(forms: dict, actions: Sequence[str]) -> Optional[Text]:
+    """'type: place TILE, AT, TURNS — e.g. place 6, (-1,0), 0' for the
+    actions on offer with parameters."""
+    shown = []
+    for name in _distinct(_split(t)[0] for t in actions):
+        params = forms.get(name)
+        if params and len(params) > 1:
+            example = next(t for t in actions if _split(t)[0] == name)
+            shown.append(f"{name} {PARAMETERS.join(p.upper() for p in params)}, e.g. {example}")
+    if not shown:
+        return None
+    cells = " (a cell as (x,y))" if legal_cells(actions) else ""
+    return Text("Type " + "; ".join(shown) + cells + ", or a number.")
+
+
+def actions_list(actions: Sequence[str], forms: Optional[dict] = None) -> Group:
     width = len(str(len(actions)))
+    hint = action_forms(forms or {}, actions)
+    if len(actions) > COMPACT:
+        groups = compact_actions(actions)
+        if len(groups) * 3 <= len(actions):
+            # Hundreds of placements: one line per run, {…} the values to pick from.
+            table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
+            table.add_column(justify="right", no_wrap=True)
+            table.add_column(overflow="fold")
+            for first, last, text in groups:
+                table.add_row(Text(f"{first}" if first == last else f"{first}–{last}"), Text(text))
+            title = Text(f"Legal actions ({len(actions)}), grouped: pick one value in each {{…}}")
+            return Group(title, *(t for t in (hint,) if t is not None), table)
     items = [Text(f"  {i:>{width}}. {text}") for i, text in enumerate(actions, 1)]
+    head = [Text("Legal actions:"), *(t for t in (hint,) if t is not None)]
     if len(items) > LONG_LIST:
         # Many choices: in columns, read top to bottom, so they fit a screen.
-        return Group(Text("Legal actions:"), Columns(items, column_first=True, padding=(0, 2)))
-    return Group(Text("Legal actions:"), *items)
+        return Group(*head, Columns(items, column_first=True, padding=(0, 2)))
+    return Group(*head, *items)
+
+
+# -- square grids ------------------------------------------------------------------
+CELL_TEXT = re.compile(r"\((-?\d+),\s*(-?\d+)\)")
+MARK_WIDTH = 3        # a side's mark: at most this many first letters
+DARK = Color.from_rgb(0, 0, 0)
+
+
+def legal_cells(actions: Sequence[str]) -> set:
+    """The cells (x, y) named by the legal actions: where something may go."""
+    return {(int(m.group(1)), int(m.group(2))) for t in actions for m in CELL_TEXT.finditer(t)}
+
+
+def _colour(name: str) -> Optional[Color]:
+    for candidate in (name, f"{name}1"):    # rich names some colours only with a shade: 'pink1'
+        try:
+            return Color.parse(candidate.lower())
+        except ColorParseError:
+            continue
+    return None
+
+
+def _mark_style(value: str) -> Style:
+    """A colour name rich knows is drawn in that colour (as the background,
+    with dark or light letters, so a dark colour shows on a dark terminal too)."""
+    colour = _colour(value) if value.replace("_", "").isalpha() else None
+    if colour is None:
+        return Style(bold=True)
+    r, g, b = colour.get_truecolor()
+    light = 0.299 * r + 0.587 * g + 0.114 * b > 110
+    return Style(bgcolor=colour, color=DARK if light else "bright_white", bold=True)
+
+
+def _mark_width(values: Iterable[str]) -> int:
+    """The fewest first letters (up to MARK_WIDTH) that tell the values apart."""
+    values = set(values)
+    for k in range(1, MARK_WIDTH):
+        if len({v[:k] for v in values}) == len(values):
+            return k
+    return MARK_WIDTH
+
+
+@dataclass
+class GridView:
+    """A zone laid out on a square grid (a view zone's `grid`): rows from
+    north (top) to south, each cell 3 lines high with its piece's name in the
+    middle and what each side shows as a mark on that side; the empty cells
+    that a legal action names are shown as `· (x,y)`. Wider than the screen,
+    it is drawn in bands of columns, one under the other."""
+
+    cells: Sequence[dict]
+    legal: set = field(default_factory=set)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        pieces = {(c["x"], c["y"]): c for c in self.cells}
+        free = sorted(self.legal - set(pieces))
+        spots = list(pieces) + free
+        if not spots:
+            yield Text("empty")
+            return
+        sides = {v for c in self.cells for v in c.get("sides") or ()}
+        self.mark = _mark_width(sides) if sides else 0
+        name_w = max([len(c["piece"]) for c in self.cells] or [1])
+        self.width = max([2 * self.mark + 2 + name_w, *(len(f"· ({x},{y})") for x, y in free)])
+        xs = range(min(x for x, _ in spots), max(x for x, _ in spots) + 1)
+        ys = range(max(y for _, y in spots), min(y for _, y in spots) - 1, -1)
+        self.gutter = max(len(str(y)) for y in ys) + 1
+        fits = max(1, (options.max_width - self.gutter) // (self.width + 1))
+        xs = list(xs)
+        per_band = math.ceil(len(xs) / math.ceil(len(xs) / fits))   # bands of even width
+        for start in range(0, len(xs), per_band):
+            if start:
+                yield Text("")
+            yield from self._band(xs[start:start + per_band], ys, pieces, set(free))
+
+    def _band(self, xs, ys, pieces, free):
+        head = Text(" " * self.gutter, no_wrap=True, overflow="crop", style="dim")
+        for x in xs:
+            head.append(" " + str(x).center(self.width))
+        yield head
+        for y in ys:
+            lines = [Text(" " * self.gutter, no_wrap=True, overflow="crop") for _ in range(3)]
+            lines[1] = Text(no_wrap=True, overflow="crop")
+            lines[1].append(str(y).rjust(self.gutter - 1) + " ", style="dim")
+            for x in xs:
+                for line, part in zip(lines, self._cell(pieces.get((x, y)), (x, y) in free, x, y)):
+                    line.append(" ")
+                    line.append_text(part)
+            yield from lines
+
+    def _side(self, value: str) -> tuple:
+        return value[:self.mark].ljust(self.mark), _mark_style(value)
+
+    def _cell(self, piece, is_free, x, y) -> list:
+        w = self.width
+        if piece is None:
+            middle = f"· ({x},{y})".center(w) if is_free else " " * w
+            return [Text(" " * w), Text(middle, style="dim"), Text(" " * w)]
+        name = piece["piece"]
+        sides = piece.get("sides")
+        if not sides:
+            return [Text(" " * w), Text(name.center(w), style="bold"), Text(" " * w)]
+        north, east, south, west = (self._side(v) for v in sides)
+        pad = (w - self.mark) // 2
+
+        def centred(mark: tuple) -> Text:
+            return Text.assemble(" " * pad, mark, " " * (w - pad - self.mark))
+        middle = Text.assemble(west, (name.center(w - 2 * self.mark), "bold"), east)
+        return [centred(north), middle, centred(south)]
+
+
+def grid_sections(view: dict, actions: Sequence[str]) -> list:
+    """A titled GridView for each zone of the view that lies on a grid."""
+    legal = legal_cells(actions)
+    out = []
+    for zone in view.get("zones") or []:
+        if zone.get("grid") is None:
+            continue
+        name = str(zone.get("name", ""))
+        if zone.get("of") is not None:
+            name = f"{name}({value_text(zone['of'])})"
+        if zone.get("owner") is not None:
+            name = f"{name} of {player_label(zone['owner'])}"
+        note = " · north at the top" + (" · '· (x,y)': a legal action names that cell" if legal else "")
+        out.append(Group(Text(name, style="bold") + Text(note, style="dim"),
+                         GridView(zone["grid"], legal)))
+    return out
 
 
 @dataclass
@@ -196,6 +413,7 @@ class TableView:
 
     view: dict
     actions: Sequence[str] = field(default_factory=tuple)
+    forms: dict = field(default_factory=dict)   # action name -> its parameters' names
 
     def __rich__(self) -> RenderableType:
         tables = [t for t in (zones_table(self.view), *component_tables(self.view),
@@ -205,9 +423,10 @@ class TableView:
         if tables:
             # Side by side where the width allows: a whole table on one screen.
             parts.append(Columns(tables, padding=(0, 4)))
+        parts += grid_sections(self.view, self.actions or self.view.get("actions") or ())
         parts += [t for t in (used_text(self.view), pending_text(self.view)) if t is not None]
         if self.actions:
-            parts.append(actions_list(self.actions))
+            parts.append(actions_list(self.actions, self.forms))
         if self.view.get("outcome"):
             parts.append(OutcomeView.of(self.view["outcome"]))
         return Group(*parts)

@@ -24,13 +24,16 @@ from .errors import ActionError, CommandError, RulebookError, SaveError, SaveMis
 from .errors import render as render_error
 from .players import KINDS as AI_KINDS
 from .players import make_player
-from .render import TableView, player_label
+from .render import TableView, action_forms, player_label
 
 SAVE_FORMAT = "rulebook-save"
 SAVE_VERSION = 1
 
 HELP = """\
 Type the number of a legal action, or its text as listed after the number.
+Parameters go with ', ' between them, a cell as (x,y): 'NAME A, (1,0), 2'.
+A long list comes grouped: '{a b}' is a or b. 'NAME {A B}, {(0,1) (1,0)}'
+lists NAME A, (0,1) … NAME B, (1,0), numbered in that order.
 Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the same name):
   undo        take back everything since your previous decision (AI moves included)
   log         the actions so far, as you may see them
@@ -62,6 +65,9 @@ class Repl:
         self.actions: list = []
         self.shown_to: Optional[int] = None  # whose private view is on screen
         self.stale = True                    # the screen no longer shows the state
+        # each action's parameters by name, to show how an action is typed
+        self.forms = {a["name"]: [p["name"] for p in a.get("params") or ()]
+                      for a in game.ir["actions"]}
         self.commands = {"undo": self.undo, "log": self.log, "save": self.save,
                          "load": self.load, "help": self.help,
                          "quit": self.quit, "exit": self.quit}
@@ -160,7 +166,7 @@ class Repl:
     def show(self, player: int) -> None:
         actions = self.game.legal_actions(self.state, player)
         self.console.print(TableView(self.game.view(self.state, player),
-                                     [str(a) for a in actions]))
+                                     [str(a) for a in actions], self.forms))
         self.stale = False
 
     def show_end(self) -> None:
@@ -180,6 +186,11 @@ class Repl:
     # -- commands -------------------------------------------------------------
     def help(self, _arg: str) -> None:
         self.say(HELP)
+        player = self.shown_to
+        if player is not None and player in self.game.to_move(self.state):
+            forms = action_forms(self.forms, [str(a) for a in self.game.legal_actions(self.state, player)])
+            if forms is not None:
+                self.say(forms.plain)
 
     def quit(self, _arg: str) -> None:
         raise Quit

@@ -36,29 +36,70 @@ def _groups(prog, s, by, contents) -> list:
     """[[value, [cards]]] of a zone shown grouped by an attribute or by a
     define of one card, in the order the values first appear."""
     lay = prog.lay
-    define = prog.exprs.defines.get(by)
-    if define is not None:
-        body = prog.exprs.define(by)
-        param = define["params"][0]
-        kind = body.type
-
-        def value_of(c):
-            return body.fn(s, {param: c})
-    else:
-        has, static = lay.has.get(by), lay.static.get(by)
-        kind = lay.has_type.get(by) if has is not None else lay.static_type.get(by, "any")
-
-        def value_of(c):
-            if has is not None and has[c] >= 0:
-                return s.vars[has[c]]
-            return static[c] if static is not None else None
+    value_of, kind = _attribute_of(prog, s, by)
     groups: dict = {}
     for c in contents:
         groups.setdefault(value_of(c), []).append(lay.display[c])
     return [[show_value(v, kind, lay), sorted(cards)] for v, cards in groups.items()]
 
 
-def _zone_view(prog, s, slot, k, viewer) -> dict:
+def _attribute_of(prog, s, name):
+    """(value_of(piece), kind) for a define of one piece or an attribute."""
+    lay = prog.lay
+    define = prog.exprs.defines.get(name)
+    if define is not None:
+        body, param = prog.exprs.define(name), define["params"][0]
+        return (lambda c: body.fn(s, {param: c})), body.type
+    has, static = lay.has.get(name), lay.static.get(name)
+    kind = lay.has_type.get(name) if has is not None else lay.static_type.get(name, "any")
+
+    def value_of(c):
+        if has is not None and has[c] >= 0:
+            return s.vars[has[c]]
+        return static[c] if static is not None else None
+    return value_of, kind
+
+
+def _grid(prog, s, decl, contents) -> list:
+    """The pieces of a zone declared `grid by CELL[, sides by SIDE]` that lie
+    on a cell: [{cell, x, y, piece, sides?}], north row first, west to east."""
+    lay = prog.lay
+    cell_of, _ = _attribute_of(prog, s, decl["grid"])
+    side_of = None
+    if decl.get("sides") is not None:
+        body = prog.exprs.define(decl["sides"])
+        piece, direction = prog.exprs.defines[decl["sides"]]["params"]
+
+        def side_of(c):
+            return [show_value(body.fn(s, {piece: c, direction: d}), body.type, lay)
+                    for d in range(grid.DIRECTIONS)]
+    out = []
+    for c in contents:
+        at = cell_of(c)
+        if not isinstance(at, int) or isinstance(at, bool):
+            continue
+        entry = {"cell": grid.text(at), "x": grid.x_of(at), "y": grid.y_of(at),
+                 "piece": lay.display[c]}
+        if side_of is not None:
+            entry["sides"] = [value if isinstance(value, str) else _plain(value)
+                              for value in side_of(c)]
+        out.append(entry)
+    out.sort(key=lambda e: (-e["y"], e["x"]))
+    return out
+
+
+def _plain(value) -> str:
+    """A side's value as display text, whatever its kind."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return " ".join(_plain(v) for v in value)
+    return str(value)
+
+
+def _zone_view(prog, s, slot, k, viewer, grid_decl=None) -> dict:
     lay = prog.lay
     contents = s.zones[slot.base + k]
     owner = k if slot.index == "player" else None
@@ -74,6 +115,8 @@ def _zone_view(prog, s, slot, k, viewer) -> dict:
              "count": len(contents), "cards": shown if visible else None}
     if visible and slot.by is not None:
         entry["groups"] = _groups(prog, s, slot.by, contents)
+    if visible and grid_decl is not None:
+        entry["grid"] = _grid(prog, s, grid_decl, contents)
     if not visible:
         revealed = [lay.display[c] for c in contents if s.revealed[c]]
         if revealed:
@@ -84,7 +127,9 @@ def _zone_view(prog, s, slot, k, viewer) -> dict:
 def view(game, s, viewer) -> dict:
     prog = game.program(s.n)
     lay = prog.lay
-    zones = [_zone_view(prog, s, slot, k, viewer) for slot, k in lay.zone_list]
+    grids = {z["name"]: z for z in game.ir["zones"] if z.get("grid")}
+    zones = [_zone_view(prog, s, slot, k, viewer, grids.get(slot.name))
+             for slot, k in lay.zone_list]
     variables, per_player = {}, {}
     for v in lay.variables.values():
         if v.index is None:

@@ -242,3 +242,27 @@ Legal actions:
 def test_a_view_renders_as_tables_with_hidden_zones_as_sizes():
     text = render_to_text(TableView(API_VIEW, ["gift G1 G1 G3", "secret G1"]), WIDTH)
     assert [line.rstrip() for line in text.splitlines()] == API_SCREEN.splitlines()
+
+
+# -- a board game: Lanterns' lake is drawn, its placements typed as text ----------
+
+@pytest.fixture(scope="module")
+def lanterns():
+    from interpreter import load_rulebook
+    return load_rulebook("lanterns")
+
+
+def test_lanterns_draws_the_lake_and_takes_a_typed_placement(lanterns):
+    state = lanterns.new_game(players=2, seed=SEED)
+    player = lanterns.to_move(state)[0]
+    legal = [str(a) for a in lanterns.legal_actions(state, player)]
+    typed = next(t for t in legal if t.endswith(", (1,0), 1")).replace(", ", ",  ", 1)
+    session = Session(lanterns, ["", "help", typed, "quit"], ai={1 - player: "random"})
+    out = session.run()
+    assert "lake · north at the top" in out
+    assert "· (1,0)" in out and "· (0,-1)" in out          # where a tile may go
+    assert f"Legal actions ({len(legal)}), grouped" in out
+    assert f"1–{len(legal)}  place {{" in out
+    assert "Type place TILE, AT, TURNS, e.g. place" in out.split(f"P{player}> help")[0]   # the list
+    assert "Type place TILE, AT, TURNS" in out.split("quit        leave the game")[1]   # help
+    assert [str(a) for a in session.repl.actions[:1]] == [typed.replace(",  ", ", ")]

@@ -1,0 +1,228 @@
+"""Zones laid out on a square grid (`grid by CELL, sides by SIDE`): the
+view's `grid` data, what hidden zones leave out, the drawing of the lake, and
+the grouped list of legal actions.
+
+The Lanterns tests ask the engine for the tiles in hand instead of
+hard-coding a deal, so a change of shuffle does not break them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+from rich.console import Console
+
+from interpreter import load_rulebook
+from interpreter.grid import turned
+from interpreter.render import (GridView, TableView, compact_actions, legal_cells,
+                                render_to_text)
+
+WIDTH = 120
+SEED = 3
+
+
+@pytest.fixture(scope="module")
+def lanterns():
+    return load_rulebook("lanterns")
+
+
+def placement(game, state, cell, turns):
+    """The first legal placement of any tile at `cell` with `turns`."""
+    player = game.to_move(state)[0]
+    for action in game.legal_actions(state, player):
+        if str(action).endswith(f", {cell}, {turns}"):
+            return action
+    raise AssertionError(f"no placement at {cell} turned {turns}")
+
+
+def skip_to_placement(game, state):
+    """Pass the optional steps (exchange, dedicate) until a tile is placed."""
+    while not any(a.name == "place" for a in game.legal_actions(state, game.to_move(state)[0])):
+        player = game.to_move(state)[0]
+        state = game.apply(state, next(a for a in game.legal_actions(state, player)
+                                       if a.name == "pass"))
+    return state
+
+
+def lake_after(game, moves):
+    """A 2-player game after placing at each (cell, turns) of `moves`:
+    (state, {cell: (tile name, turns)})."""
+    state = game.new_game(players=2, seed=SEED)
+    placed = {"(0,0)": ("1", 0)}
+    for cell, turns in moves:
+        state = skip_to_placement(game, state)
+        action = placement(game, state, cell, turns)
+        placed[cell] = (str(action).split(" ")[1].rstrip(","), turns)
+        state = game.apply(state, action)
+    return skip_to_placement(game, state), placed
+
+
+def zone(view, name):
+    return next(z for z in view["zones"] if z["name"] == name)
+
+
+MOVES = [("(1,0)", 1), ("(0,1)", 2), ("(1,1)", 3)]
+
+
+def test_the_view_lists_each_placed_tile_with_its_turned_sides(lanterns):
+    state, placed = lake_after(lanterns, MOVES)
+    view = lanterns.view(state, 0)
+    grid = zone(view, "lake")["grid"]
+    sides_cw = {row["name"]: row["sides_cw"] for row in view["components"]["lake_tile"]}
+    assert [e["cell"] for e in grid] == ["(0,1)", "(1,1)", "(0,0)", "(1,0)"]   # north row first
+    for entry in grid:
+        name, turns = placed[entry["cell"]]
+        assert entry["piece"] == name
+        assert (entry["x"], entry["y"]) == tuple(int(v) for v in entry["cell"][1:-1].split(","))
+        assert entry["sides"] == turned(sides_cw[name], turns)
+    json.dumps(view)   # plain JSON
+
+
+def test_a_turn_shifts_the_sides_clockwise(lanterns):
+    state, placed = lake_after(lanterns, [("(1,0)", 1)])
+    entry = next(e for e in zone(lanterns.view(state, 1), "lake")["grid"] if e["cell"] == "(1,0)")
+    sides_cw = {row["name"]: row["sides_cw"]
+                for row in lanterns.view(state, 1)["components"]["lake_tile"]}[entry["piece"]]
+    north, east, south, west = sides_cw
+    assert entry["sides"] == [west, north, east, south]
+
+
+def test_zones_without_a_grid_have_no_grid_key(lanterns):
+    view = lanterns.view(lanterns.new_game(players=2, seed=SEED), 0)
+    assert [z["name"] for z in view["zones"] if "grid" in z] == ["lake"]
+
+
+HIDDEN = """\
+game "Grid secrets"
+players 2
+
+component tile
+  | id | sides                |
+  | 1  | [red, red, red, red] |
+  | 2  | [red, blue, red, red] |
+  | 3  | [blue, blue, red, red] |
+  has spot: cell = none
+define side(t, d) = t.sides[d]
+
+zone bag: tile, hidden, grid by spot, sides by side
+zone mine of each player: tile, owner, grid by spot
+zone board: tile, public, grid by spot, sides by side
+
+setup
+  for each t in tile
+    set t.spot = cell(t.id, 0)
+  move [t in tile where t.id == 1] to bag
+  move [t in tile where t.id == 2] to mine(0)
+  move [t in tile where t.id == 3] to board
+
+phase play
+  for each p in players
+    turn p
+      p takes an action
+
+action wait
+
+scoring
+  score = 0
+"""
+
+
+def test_hidden_zones_give_no_grid(tmp_path):
+    path = tmp_path / "secrets.rules"
+    path.write_text(HIDDEN, encoding="utf-8")
+    game = load_rulebook(path)
+    state = game.new_game(players=2, seed=1)
+    for viewer, mine in ((0, [{"cell": "(2,0)", "x": 2, "y": 0, "piece": "2"}]), (1, None), (None, None)):
+        view = game.view(state, viewer)
+        assert "grid" not in zone(view, "bag")
+        owned = next(z for z in view["zones"] if z["name"] == "mine" and z["owner"] == 0)
+        assert owned.get("grid") == mine
+        assert zone(view, "board")["grid"] == [
+            {"cell": "(3,0)", "x": 3, "y": 0, "piece": "3", "sides": ["blue", "blue", "red", "red"]}]
+        shown = json.dumps(view["zones"])
+        assert '"1"' not in shown and "(1,0)" not in shown   # the bag's tile is nowhere
+
+
+def recorded(renderable, width=WIDTH, **colour) -> Console:
+    """A recording console that has printed `renderable` (to nowhere)."""
+    options = {"color_system": None, "force_terminal": False, **colour}
+    console = Console(record=True, width=width, file=io.StringIO(), legacy_windows=False,
+                      **options)
+    console.print(renderable)
+    return console
+
+
+def test_the_screen_draws_the_lake_and_marks_the_legal_cells(lanterns):
+    state, placed = lake_after(lanterns, MOVES)
+    player = lanterns.to_move(state)[0]
+    actions = [str(a) for a in lanterns.legal_actions(state, player)]
+    out = recorded(TableView(lanterns.view(state, player), actions)).export_text()
+    drawing = out[out.index("lake ·"):out.index("Used:")]
+    rows = drawing.splitlines()
+    for cell, (name, _) in placed.items():
+        assert re.search(rf"\b{name}\b", drawing), f"tile {name} at {cell} is not drawn"
+    cells = legal_cells(actions)
+    assert cells and all(f"· ({x},{y})" in drawing for x, y in cells)
+    assert not any(f"· {cell}" in drawing for cell in placed)   # taken cells are not offered
+    # north at the top: rows labelled y, from the largest down (after the x header)
+    y_rows = [int(m.group(1)) for line in rows[2:] for m in [re.match(r"^\s*(-?\d+) ", line)] if m]
+    assert y_rows == sorted(y_rows, reverse=True) and 1 in y_rows and 0 in y_rows
+    assert all(len(line) <= WIDTH for line in out.splitlines())
+
+
+def test_sides_show_their_first_letters_around_the_name(lanterns):
+    state, placed = lake_after(lanterns, [])
+    text = render_to_text(GridView(zone(lanterns.view(state, 0), "lake")["grid"]), 60)
+    # the start tile: red north, white east, black south, blue west
+    north, middle, south = [line for line in text.splitlines()[1:] if line.strip()]
+    assert north.strip() == "red" and south.strip() == "bla"
+    assert middle.split()[1:] == ["blu", "1", "whi"]
+
+
+def test_colour_names_are_drawn_in_their_colour():
+    console = recorded(GridView([{"cell": "(0,0)", "x": 0, "y": 0, "piece": "A",
+                                  "sides": ["red", "blue", "koi", "black"]}]),
+                       60, color_system="truecolor", force_terminal=True)
+    styled = console.export_text(styles=True, clear=False)
+    marks = dict((text, codes) for codes, text in re.findall(r"\x1b\[([\d;]+)m([^\x1b]+)", styled))
+    assert marks["red"].endswith(";41") and marks["blu"].endswith(";44")   # as backgrounds
+    assert marks["bla"] == "1;97;40"                 # light letters on black
+    assert marks["koi"] == "1" and marks[" A "] == "1"   # not a colour: letters only
+
+
+def test_a_wide_lake_is_drawn_in_bands():
+    cells = [{"cell": f"({x},0)", "x": x, "y": 0, "piece": str(x)} for x in range(20)]
+    text = render_to_text(GridView(cells), 80)
+    headers = [line for line in text.splitlines() if line.split() and line.split()[0] == "0"
+               and len(line.split()) > 3]
+    assert len(headers) >= 2 and all(len(line) <= 80 for line in text.splitlines())
+    assert all(re.search(rf"\b{x}\b", text) for x in range(20))
+
+
+def test_placements_are_listed_grouped(lanterns):
+    state = lanterns.new_game(players=2, seed=SEED)
+    player = lanterns.to_move(state)[0]
+    actions = [str(a) for a in lanterns.legal_actions(state, player)]
+    groups = compact_actions(actions)
+    assert len(groups) == 1
+    first, last, text = groups[0]
+    assert (first, last) == (1, len(actions))
+    assert re.fullmatch(r"place \{\d+ \d+ \d+\}, \{(\(-?\d+,-?\d+\) ?){4}\}, \{0 1 2 3\}", text)
+    out = render_to_text(TableView(lanterns.view(state, player), actions,
+                                   {"place": ["tile", "at", "turns"]}), WIDTH)
+    assert f"Legal actions ({len(actions)}), grouped" in out
+    assert "place TILE, AT, TURNS" in out
+    assert f"1–{len(actions)}" in out
+
+
+def test_runs_that_do_not_combine_freely_split_by_their_first_argument():
+    actions = [f"swap {a}, {b}" for a in "ABC" for b in "ABC" if a != b] + ["pass"]
+    assert compact_actions(actions) == [(1, 2, "swap A, {B C}"), (3, 4, "swap B, {A C}"),
+                                        (5, 6, "swap C, {A B}"), (7, 7, "pass")]
+    three = [f"put {t}, ({x},0), {r}" for t in "AB" for x in range(3) for r in range(2)
+             if not (t == "B" and x == 2)]
+    assert compact_actions(three) == [(1, 6, "put A, {(0,0) (1,0) (2,0)}, {0 1}"),
+                                      (7, 10, "put B, {(0,0) (1,0)}, {0 1}")]
