@@ -190,8 +190,7 @@ class Game:
                                 hint="list the legal actions to see what is allowed")
         binding = bindings[action]
         m = self.program(state.n).machine
-        s = state.copy()
-        s.events = []           # events belong to one transition
+        s = state.copy(events=False)      # events belong to one transition
         stmt, f = m.current_choice(s)
         s.decisions += 1
         s.pending = ()

@@ -59,27 +59,37 @@ class State:
         return (out * k) >> 64
 
     def shuffle(self, items: list) -> None:
+        """Fisher-Yates with `randbelow` (SplitMix64 written out in the loop:
+        the same draws, without a call per card)."""
+        x = self.rng
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            x = (x + 0x9E3779B97F4A7C15) & _MASK
+            z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             items[i], items[j] = items[j], items[i]
+        self.rng = x
 
     # -- copying -------------------------------------------------------------
-    def copy(self) -> "State":
-        return State(
-            self.n,
-            [z[:] for z in self.zones],
-            self.loc[:],
-            self.vars[:],
-            self.revealed[:],
-            [[f[0], f[1], dict(f[2]), f[3]] for f in self.frames],
-            self.rng,
-            self.decisions,
-            self.pending,
-            self.over,
-            self.round,
-            self.turn,
-            [dict(e) for e in self.events],
-        )
+    def copy(self, events: bool = True) -> "State":
+        """An independent copy; without `events` the copy starts with none
+        (what `Game.apply` wants: events belong to one transition)."""
+        s = _new_state(State)
+        s.n = self.n
+        s.zones = list(map(list.copy, self.zones))
+        s.loc = self.loc[:]
+        s.vars = self.vars[:]
+        s.revealed = self.revealed[:]
+        s.frames = [[f[0], f[1], f[2].copy(), f[3]] for f in self.frames]
+        s.rng = self.rng
+        s.decisions = self.decisions
+        s.pending = self.pending
+        s.over = self.over
+        s.round = self.round
+        s.turn = self.turn
+        s.events = [dict(e) for e in self.events] if events and self.events else []
+        s.cache = None
+        return s
 
     # -- counters the API exposes --------------------------------------------
     @property
@@ -115,6 +125,9 @@ class State:
 
     def __repr__(self) -> str:
         return f"<State players={self.n} decisions={self.decisions} pending={self.pending} over={self.over}>"
+
+
+_new_state = object.__new__
 
 
 def _plain(v):
