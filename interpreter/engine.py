@@ -75,6 +75,7 @@ class Game:
                 raise OptionError(f"{self.name} is for {self.min_players} to {self.max_players} "
                                   f"players, not {n}")
             prog = self._programs[n] = compile_program(self.ir, n, self.options)
+            prog.machine.prepare()
             if self._measuring:
                 prog.machine.coverage = [0] * len(prog.machine.stmts)
         return prog

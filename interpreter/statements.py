@@ -53,12 +53,63 @@ class Machine:
         self.stmts: list = []          # every statement, by sid
         self.described: list = []      # sid -> (IR kind, span, context)
         self.coverage: list | None = None   # sid -> times reached, when measuring
+        self.steps = 0                 # statements run inline since the last decision
         self.action_counts: dict = {}       # action name -> times taken, when measuring
         # zone instance -> the id range of the component type it holds
         self.zone_range = []
         for slot, _ in lay.zone_list:
             first, count = lay.types.get(slot.of, (0, 0))
             self.zone_range.append((first, first + count))
+
+    def prepare(self) -> None:
+        """Marks the 'if' and 'for each' statements whose blocks never
+        suspend, jump, end the game or draw (only plain statements, nested
+        'if' and 'for each'): those run their blocks at once, in a Python loop,
+        instead of pushing frames for `run` to step through. Nothing else
+        differs: the same statements run in the same order on the same
+        local names, and no decision can fall inside such a block, so the
+        frames at every decision are the same."""
+        pure: dict = {}
+
+        def block_pure(bid):
+            if bid not in pure:
+                pure[bid] = False        # (blocks do not nest into themselves)
+                pure[bid] = all(stmt_pure(x) for x in self.blocks[bid].stmts)
+            return pure[bid]
+
+        def stmt_pure(x):
+            if x.chance:         # `opening` stops before a draw, even in a block
+                return False
+            if type(x) in _PLAIN:
+                return True
+            if type(x) is If:
+                return block_pure(x.then) and (x.otherwise is None or block_pure(x.otherwise))
+            if type(x) is ForEach:
+                return block_pure(x.body)
+            return False
+
+        for x in self.stmts:
+            if type(x) is If or type(x) is ForEach:
+                x.inline = stmt_pure(x)
+
+    def exec_block(self, s, bid: int, env: dict) -> None:
+        """Runs a block that never suspends (see `prepare`) to its end."""
+        stmts = self.blocks[bid].stmts
+        f = [bid, 0, env, None]
+        stmt = None
+        try:
+            for stmt in stmts:
+                stmt.run(self, s, f)
+        except (RuleError, TypeError, KeyError, IndexError, ValueError, AttributeError) as e:
+            raise self._failure(e, stmt) from None
+        self.count_steps(len(stmts), stmts)
+
+    def count_steps(self, k: int, stmts) -> None:
+        self.steps += k
+        if self.steps > MAX_STEPS:
+            raise RuleLoop(
+                f"more than {MAX_STEPS} steps without a decision: the rules loop",
+                self.span(stmts[-1].at), hint="check loops and 'go to' for a way out")
 
     def new_block(self, end) -> Block:
         b = Block(len(self.blocks), [], end)
@@ -86,7 +137,7 @@ class Machine:
         else:
             self.enter_phase(s, 0)
         frames, blocks = s.frames, self.blocks
-        steps = 0
+        steps = self.steps = 0
         stmt = None
         try:
             while frames:
@@ -122,18 +173,18 @@ class Machine:
 
     def run(self, s) -> None:
         frames, blocks = s.frames, self.blocks
-        steps = 0
+        steps = self.steps = 0
         stmt = None
         coverage = self.coverage
         try:
             while frames:
                 f = frames[-1]
-                block = blocks[f[0]]
+                stmts = blocks[f[0]].stmts
                 pc = f[1]
-                if pc >= len(block.stmts):
-                    block.end(self, s, f)
+                if pc >= len(stmts):
+                    blocks[f[0]].end(self, s, f)
                     continue
-                stmt = block.stmts[pc]
+                stmt = stmts[pc]
                 if coverage is not None:
                     coverage[stmt.sid] += 1
                 f[1] = pc + 1
@@ -350,16 +401,20 @@ class Requires(Stmt):
 # -- control flow ---------------------------------------------------------------
 
 class If(Stmt):
-    __slots__ = ("cond", "then", "otherwise")
+    __slots__ = ("cond", "then", "otherwise", "inline")
 
     def __init__(self, at, cond, then, otherwise):
         self.at, self.cond, self.then, self.otherwise = at, cond, then, otherwise
+        self.inline = False       # see Machine.prepare
 
     def run(self, m, s, f):
         env = f[2]
         target = self.then if self.cond(s, env) else self.otherwise
         if target is not None:
-            s.frames.append([target, 0, dict(env), None])
+            if self.inline and m.coverage is None:
+                m.exec_block(s, target, dict(env))
+            else:
+                s.frames.append([target, 0, dict(env), None])
 
 
 class RepeatTimes(Stmt):
@@ -403,17 +458,35 @@ def make_end_repeat_until(cond):
 
 
 class ForEach(Stmt):
-    __slots__ = ("var", "source", "body")
+    __slots__ = ("var", "source", "body", "inline")
 
     def __init__(self, at, var, source, body):
         self.at, self.var, self.source, self.body = at, var, source, body
+        self.inline = False       # see Machine.prepare
 
     def run(self, m, s, f):
         items = list(self.source(s, f[2]))
         if items:
             env = dict(f[2])
-            env[self.var] = items[0]
-            s.frames.append([self.body, 0, env, [self.var, items, 0]])
+            var = self.var
+            if self.inline and m.coverage is None:
+                # one local env for every pass, as end_for_each keeps it
+                body = self.body
+                stmts = m.blocks[body].stmts
+                frame = [body, 0, env, None]
+                stmt = None
+                try:
+                    for x in items:
+                        env[var] = x
+                        for stmt in stmts:
+                            stmt.run(m, s, frame)
+                except (RuleError, TypeError, KeyError, IndexError, ValueError,
+                        AttributeError) as e:
+                    raise m._failure(e, stmt) from None
+                m.count_steps(len(items) * (len(stmts) + 1), stmts or [self])
+                return
+            env[var] = items[0]
+            s.frames.append([self.body, 0, env, [var, items, 0]])
 
 
 def end_for_each(m, s, f):
@@ -725,6 +798,10 @@ class Rotate(Stmt):
             s.zones[dest] = old[p]
             for c in old[p]:
                 s.loc[c] = dest
+
+
+# statements that never suspend and push no frame
+_PLAIN = (Move, Deal, Shuffle, Reveal, SetSlot, Let, NewRound, Requires, Rotate)
 
 
 def printer(type_: str, lay: Layout):
