@@ -25,18 +25,48 @@ _NO_VALUE = object()      # in a composed attribute table: the first attribute i
 class Compiled:
     """A compiled expression: the closure, its type, and its source span."""
 
-    __slots__ = ("fn", "type", "at", "const", "lookup", "local")
+    __slots__ = ("fn", "type", "at", "const", "lookup", "local", "strict_bool")
 
-    def __init__(self, fn, type_, at, const=None, lookup=None, local=None):
+    def __init__(self, fn, type_, at, const=None, lookup=None, local=None, strict_bool=False):
         self.fn, self.type, self.at = fn, type_, at
         # (value,) when the value is known while compiling (options, tables,
         # literals): 'and', 'or', 'not' and 'if … else' fold on it, so a
         # variant switch costs nothing at run time
         self.const = const
-        # (column, base) when the value is column[base's value], a component
-        # attribute that never changes: c.kind.is_colour reads one table
+        # (column, base, attr) when the value is column[base's value], a
+        # component attribute that never changes: c.kind.is_colour reads one
+        # table (attr: the attribute named when an entry fails, see _NO_VALUE)
         self.lookup = lookup
         self.local = local        # the name, when this is a local name
+        self.strict_bool = strict_bool    # the value is always True or False
+
+
+def _table_read(column: list, base: Compiled, attr: str):
+    """The closure reading column[base's value], where column is a static
+    table indexed by component id (entries _NO_VALUE fail as x.a.b would)."""
+    bf, n = base.fn, base.local
+    if any(v is _NO_VALUE for v in column):
+        def failed(x):
+            raise TypeError(f"'{attr}' of {x!r}: its attribute is no component")
+        if n is not None:
+            def read_local(s, env):
+                v = column[env[n]]
+                return failed(env[n]) if v is _NO_VALUE else v
+            return read_local
+
+        def read(s, env):
+            x = bf(s, env)
+            v = column[x]
+            return failed(x) if v is _NO_VALUE else v
+        return read
+    if n is not None:
+        return lambda s, env: column[env[n]]
+    return lambda s, env: column[bf(s, env)]
+
+
+def _mapped(column: list, f) -> list:
+    """f of every entry of a static table, keeping the entries that fail."""
+    return [_NO_VALUE if v is _NO_VALUE else f(v) for v in column]
 
 
 class ExprCompiler:
@@ -170,6 +200,9 @@ class ExprCompiler:
             a0 = afns[0]
             t = list_of(comp_type(z.of))
             if index == "player":
+                n0 = args[0].local
+                if n0 is not None:           # the common zone(p): one call less
+                    return Compiled(lambda s, env: s.zones[base + env[n0]], t, e["at"])
                 return Compiled(lambda s, env: s.zones[base + a0(s, env)], t, e["at"])
             first = lay.types[index][0]
             return Compiled(lambda s, env: s.zones[base + a0(s, env) - first], t, e["at"])
@@ -177,6 +210,9 @@ class ExprCompiler:
             v = lay.variables[fn]
             base, a0 = v.base, afns[0]
             offset = 0 if v.index == "player" else lay.types[v.index][0]
+            n0 = args[0].local
+            if n0 is not None and offset == 0:
+                return Compiled(lambda s, env: s.vars[base + env[n0]], v.type, e["at"])
             return Compiled(lambda s, env: s.vars[base + a0(s, env) - offset], v.type, e["at"])
         if ref == "define":
             body = self.define(fn)
@@ -186,7 +222,18 @@ class ExprCompiler:
             bfn = body.fn
             if len(params) == 1:
                 p0, a0 = params[0], afns[0]
-                return Compiled(lambda s, env: bfn(s, {p0: a0(s, env)}), body.type, e["at"])
+                if body.lookup is not None and body.lookup[1].local == p0:
+                    # the body is a static table of its parameter: read it here
+                    column, _, attr = body.lookup
+                    return Compiled(_table_read(column, args[0], attr), body.type, e["at"],
+                                    lookup=(column, args[0], attr),
+                                    strict_bool=body.strict_bool)
+                n0 = args[0].local
+                if n0 is not None:
+                    return Compiled(lambda s, env: bfn(s, {p0: env[n0]}), body.type, e["at"],
+                                    strict_bool=body.strict_bool)
+                return Compiled(lambda s, env: bfn(s, {p0: a0(s, env)}), body.type, e["at"],
+                                strict_bool=body.strict_bool)
             return Compiled(lambda s, env: bfn(s, dict(zip(params, [a(s, env) for a in afns]))),
                             body.type, e["at"])
         impl = FUNCTIONS[fn].impl
@@ -197,7 +244,9 @@ class ExprCompiler:
                 self.type_error(f"contains() looks for {describe(args[1].type)} in a list of "
                                 f"{plural(elem(args[0].type))}", e)
         if len(afns) == 1:
-            a0 = afns[0]
+            a0, n0 = afns[0], args[0].local
+            if n0 is not None:
+                return Compiled(lambda s, env: impl(s, env[n0]), t, e["at"])
             return Compiled(lambda s, env: impl(s, a0(s, env)), t, e["at"])
         return Compiled(lambda s, env: impl(s, *[a(s, env) for a in afns]), t, e["at"])
 
@@ -230,9 +279,9 @@ class ExprCompiler:
             if target.local is not None:
                 n = target.local                       # the common c.attr: one call less
                 return Compiled(lambda s, env: static[env[n]], t, e["at"],
-                                lookup=(static, target))
+                                lookup=(static, target, attr))
             return Compiled(lambda s, env: static[tf(s, env)], t, e["at"],
-                            lookup=(static, target))
+                            lookup=(static, target, attr))
         t = lay.has_type.get(attr, ANY)
         if static is None:
             return Compiled(lambda s, env: s.vars[has[tf(s, env)]], t, e["at"])
@@ -246,29 +295,20 @@ class ExprCompiler:
     def _composed(self, target: Compiled, outer: list, attr: str, t, at) -> Compiled:
         """x.a.b where both attributes never change: one table, b of a of x.
         A component whose a is not a component fails as x.a.b would."""
-        inner, base = target.lookup
+        inner, base, _ = target.lookup
         column = [outer[v] if isinstance(v, int) and not isinstance(v, bool) else _NO_VALUE
                   for v in inner]
-        bf, n = base.fn, base.local
-
-        def failed(x):
-            raise TypeError(f"'{attr}' of {x!r}: its attribute is no component")
-        if n is not None:
-            def read_local(s, env):
-                v = column[env[n]]
-                return failed(env[n]) if v is _NO_VALUE else v
-            return Compiled(read_local, t, at, lookup=(column, base))
-
-        def read(s, env):
-            x = bf(s, env)
-            v = column[x]
-            return failed(x) if v is _NO_VALUE else v
-        return Compiled(read, t, at, lookup=(column, base))
+        return Compiled(_table_read(column, base, attr), t, at, lookup=(column, base, attr))
 
     def e_index(self, e, scope):
         target = self.compile(e["target"], scope)
         index = self.compile(e["index"], scope)
         tf, xf = target.fn, index.fn
+        nt, nx = target.local, index.local
+        if nt is not None and nx is not None:
+            return Compiled(lambda s, env: env[nt][env[nx]], elem(target.type), e["at"])
+        if nx is not None:
+            return Compiled(lambda s, env: tf(s, env)[env[nx]], elem(target.type), e["at"])
         return Compiled(lambda s, env: tf(s, env)[xf(s, env)], elem(target.type), e["at"])
 
     # -- operators -------------------------------------------------------------
@@ -289,7 +329,15 @@ class ExprCompiler:
             other.type if then.type == NONE else ANY)
         if cond.const is not None:
             chosen = then if cond.const[0] else other
-            return Compiled(chosen.fn, t, e["at"], chosen.const)
+            return Compiled(chosen.fn, t, e["at"], chosen.const, chosen.lookup, chosen.local,
+                            chosen.strict_bool)
+        if cond.lookup is not None and then.const is not None and other.const is not None:
+            # a static condition choosing between constants: one table
+            column, base, attr = cond.lookup
+            a, b = then.const[0], other.const[0]
+            table = _mapped(column, lambda x: a if x else b)
+            return Compiled(_table_read(table, base, attr), t, e["at"],
+                            lookup=(table, base, attr))
         tf, of, cf = then.fn, other.fn, cond.fn
         return Compiled(lambda s, env: tf(s, env) if cf(s, env) else of(s, env), t, e["at"])
 
@@ -299,14 +347,25 @@ class ExprCompiler:
             if known.const is not None:
                 if bool(known.const[0]) != is_and:     # False and …, True or …
                     return self._const(not is_and, BOOL, e["at"])
+                if other.strict_bool and other.const is None:
+                    return Compiled(other.fn, BOOL, e["at"], None, other.lookup, None, True)
                 of = other.fn
                 return Compiled(lambda s, env: bool(of(s, env)), BOOL, e["at"],
-                                None if other.const is None else (bool(other.const[0]),))
+                                None if other.const is None else (bool(other.const[0]),),
+                                strict_bool=True)
         lf, rf = left.fn, right.fn
         # yes/no even when a side is none (an unset yes/no variable)
         if is_and:
-            return Compiled(lambda s, env: bool(lf(s, env) and rf(s, env)), BOOL, e["at"])
-        return Compiled(lambda s, env: bool(lf(s, env) or rf(s, env)), BOOL, e["at"])
+            if left.strict_bool and right.strict_bool:
+                return Compiled(lambda s, env: lf(s, env) and rf(s, env), BOOL, e["at"],
+                                strict_bool=True)
+            return Compiled(lambda s, env: bool(lf(s, env) and rf(s, env)), BOOL, e["at"],
+                            strict_bool=True)
+        if left.strict_bool and right.strict_bool:
+            return Compiled(lambda s, env: lf(s, env) or rf(s, env), BOOL, e["at"],
+                            strict_bool=True)
+        return Compiled(lambda s, env: bool(lf(s, env) or rf(s, env)), BOOL, e["at"],
+                        strict_bool=True)
 
     def e_or(self, e, scope):
         return self._logic(e, scope, False)
@@ -318,8 +377,13 @@ class ExprCompiler:
         operand = self.condition(e["operand"], scope)
         if operand.const is not None:
             return self._const(not operand.const[0], BOOL, e["at"])
+        if operand.lookup is not None:
+            column, base, attr = operand.lookup
+            table = _mapped(column, lambda x: not x)
+            return Compiled(_table_read(table, base, attr), BOOL, e["at"],
+                            lookup=(table, base, attr), strict_bool=True)
         f = operand.fn
-        return Compiled(lambda s, env: not f(s, env), BOOL, e["at"])
+        return Compiled(lambda s, env: not f(s, env), BOOL, e["at"], strict_bool=True)
 
     def e_negate(self, e, scope):
         f = self.compile(e["operand"], scope).fn
@@ -340,22 +404,40 @@ class ExprCompiler:
                 return self._const(_COMPARE[op](left.const[0], right.const[0]), BOOL, e["at"])
             except TypeError:
                 pass           # reported when it runs, with the statement's span
+        at = e["at"]
         if right.const is not None and op in ("==", "!="):
             v = right.const[0]        # the common x == constant: one call less
+            if left.lookup is not None:
+                # a static attribute against a constant: one table of yes/no
+                column, base, attr = left.lookup
+                table = _mapped(column, (lambda x: x == v) if op == "==" else (lambda x: x != v))
+                return Compiled(_table_read(table, base, attr), BOOL, at,
+                                lookup=(table, base, attr), strict_bool=True)
+            n = left.local
             if op == "==":
-                return Compiled(lambda s, env: lf(s, env) == v, BOOL, e["at"])
-            return Compiled(lambda s, env: lf(s, env) != v, BOOL, e["at"])
+                if n is not None:
+                    return Compiled(lambda s, env: env[n] == v, BOOL, at, strict_bool=True)
+                return Compiled(lambda s, env: lf(s, env) == v, BOOL, at, strict_bool=True)
+            if n is not None:
+                return Compiled(lambda s, env: env[n] != v, BOOL, at, strict_bool=True)
+            return Compiled(lambda s, env: lf(s, env) != v, BOOL, at, strict_bool=True)
         if op == "==":
-            return Compiled(lambda s, env: lf(s, env) == rf(s, env), BOOL, e["at"])
+            if right.local is not None:
+                rn = right.local
+                return Compiled(lambda s, env: lf(s, env) == env[rn], BOOL, at, strict_bool=True)
+            return Compiled(lambda s, env: lf(s, env) == rf(s, env), BOOL, at, strict_bool=True)
         if op == "!=":
-            return Compiled(lambda s, env: lf(s, env) != rf(s, env), BOOL, e["at"])
+            if right.local is not None:
+                rn = right.local
+                return Compiled(lambda s, env: lf(s, env) != env[rn], BOOL, at, strict_bool=True)
+            return Compiled(lambda s, env: lf(s, env) != rf(s, env), BOOL, at, strict_bool=True)
         if op == "<":
-            return Compiled(lambda s, env: lf(s, env) < rf(s, env), BOOL, e["at"])
+            return Compiled(lambda s, env: lf(s, env) < rf(s, env), BOOL, at, strict_bool=True)
         if op == "<=":
-            return Compiled(lambda s, env: lf(s, env) <= rf(s, env), BOOL, e["at"])
+            return Compiled(lambda s, env: lf(s, env) <= rf(s, env), BOOL, at, strict_bool=True)
         if op == ">":
-            return Compiled(lambda s, env: lf(s, env) > rf(s, env), BOOL, e["at"])
-        return Compiled(lambda s, env: lf(s, env) >= rf(s, env), BOOL, e["at"])
+            return Compiled(lambda s, env: lf(s, env) > rf(s, env), BOOL, at, strict_bool=True)
+        return Compiled(lambda s, env: lf(s, env) >= rf(s, env), BOOL, at, strict_bool=True)
 
     def e_arith(self, e, scope):
         left, right = self.compile(e["left"], scope), self.compile(e["right"], scope)
