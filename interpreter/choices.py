@@ -36,7 +36,7 @@ def _order(k):
 
 def one_keys(values: list, key) -> list:
     """The distinct keys of the elements, first occurrence first."""
-    return list(dict.fromkeys(key(v) for v in values))
+    return list(dict.fromkeys(map(key, values)))
 
 
 def many_keys(values: list, key, count: int) -> list:
@@ -72,8 +72,8 @@ def _groups_keys(keys: tuple, counts: tuple, ngroups: int, size: int) -> tuple:
 
 def pick_one(values: list, key, k):
     """The first element with key k."""
-    for v in values:
-        if key(v) == k:
+    for v, kv in zip(values, map(key, values)):
+        if kv == k:
             return v
     raise KeyError(k)
 

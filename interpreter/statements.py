@@ -697,14 +697,34 @@ class TakeAction(Stmt):
         s.frames.append([a.body, 0, binding, None])
 
 
+def _decision_actions(memo: dict, player, spec, keys, private) -> list:
+    """[(Action, None)] for the keys of a decision. The actions of plain
+    keys (numbers, words, component classes) are kept by (player, key): they
+    are values, and the same few come up all game. (Not yes/no, which equal
+    1 and 0 as keys but print otherwise, nor tuples, which may hold them.)"""
+    out = []
+    for k in keys:
+        if type(k) is int or type(k) is str:
+            a = memo.get((player, k))
+            if a is None:
+                if len(memo) > 100_000:
+                    memo.clear()
+                a = memo[(player, k)] = Action(player, spec.name, (k,), private, spec.show)
+        else:
+            a = Action(player, spec.name, (k,), private, spec.show)
+        out.append((a, None))
+    return out
+
+
 class Choose(Stmt):
     """'P chooses NAME: …' inside a flow or an action."""
 
-    __slots__ = ("player", "spec")
+    __slots__ = ("player", "spec", "memo")
     suspends = True
 
     def __init__(self, at, player, spec):
         self.at, self.player, self.spec = at, player, spec
+        self.memo = {}
 
     def run(self, m, s, f):
         s.pending = (self.player(s, f[2]),)
@@ -713,8 +733,7 @@ class Choose(Stmt):
     def options(self, m, s, f, player) -> list:
         p = player
         spec = self.spec
-        out = [(Action(p, spec.name, (k,), False, spec.show), None)
-               for k in spec.keys(s, f[2])]
+        out = _decision_actions(self.memo, p, spec, spec.keys(s, f[2]), False)
         if not out:
             raise RuleStuck(f"P{p} must choose {spec.name} but there is nothing to choose from",
                             m.span(self.at))
@@ -737,18 +756,19 @@ class EachChooses(Stmt):
     until all have chosen. Then NAME is bound to a list indexed by player
     (none for players who did not choose) and the flow goes on."""
 
-    __slots__ = ("player_var", "players", "spec")
+    __slots__ = ("player_var", "players", "spec", "memo")
     suspends = True
 
     def __init__(self, at, player_var, players, spec):
         self.at, self.player_var, self.players, self.spec = at, player_var, players, spec
+        self.memo = {}
 
     def run(self, m, s, f):
         env = f[2]
         picks = env.get(PICKS)
         if picks is None:
             picks = env[PICKS] = {str(p): None for p in self.players(s, env)}
-        waiting = tuple(int(p) for p, v in picks.items() if v is None)
+        waiting = tuple([int(p) for p, v in picks.items() if v is None])
         if waiting:
             s.pending = waiting
             return True
@@ -770,7 +790,7 @@ class EachChooses(Stmt):
         if not keys:
             raise RuleStuck(f"P{player} must choose {spec.name} but there is nothing to choose "
                             f"from", m.span(self.at))
-        return [(Action(player, spec.name, (k,), True, spec.show), None) for k in keys]
+        return _decision_actions(self.memo, player, spec, keys, True)
 
     def resolve(self, m, s, f, action, value) -> None:
         env = f[2]
