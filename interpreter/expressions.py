@@ -463,19 +463,48 @@ class ExprCompiler:
         inner = dict(scope)
         inner[var] = elem(source.type)
         sf = source.fn
-        wf = self.condition(e["where"], inner).fn if e["where"] is not None else None
+        wf = _of_element(self.condition(e["where"], inner), var) \
+            if e["where"] is not None else None
         value = self.compile(e["value"], inner) if e["value"] is not None else None
-        vf = value.fn if value else None
-        bf = self.compile(e["by"], inner).fn if e["by"] is not None else None
+        vf = _of_element(value, var) if value else None
+        bf = _of_element(self.compile(e["by"], inner), var) if e["by"] is not None else None
         item_t = elem(source.type)
         maker = _AGGREGATE_MAKERS[fn]
         run, t = maker(sf, var, wf, vf, bf, item_t, value.type if value else item_t)
         return Compiled(run, t, e["at"])
 
 
+class _Column:
+    """An aggregate's WHERE, VALUE or BY that is a static table of the
+    element (c.kind == some_kind): the loop reads the table, no local names."""
+
+    __slots__ = ("fn", "column")
+
+    def __init__(self, fn, column):
+        self.fn, self.column = fn, column
+
+
+def _of_element(c: Compiled, var: str):
+    """The closure, or a `_Column` when `c` is column[var] (and no entry fails)."""
+    if c.lookup is not None and c.lookup[1].local == var \
+            and not any(v is _NO_VALUE for v in c.lookup[0]):
+        return _Column(c.fn, c.lookup[0])
+    return c.fn
+
+
+def _split(f):
+    """(closure, table or None) of a WHERE/VALUE/BY."""
+    if type(f) is _Column:
+        return f.fn, f.column
+    return f, None
+
+
 def _agg_count(sf, var, wf, vf, bf, item_t, value_t):
     if wf is None:
         return (lambda s, env: len(sf(s, env))), NUMBER
+    wf, wt = _split(wf)
+    if wt is not None:
+        return (lambda s, env: len([x for x in sf(s, env) if wt[x]])), NUMBER
 
     def count(s, env):
         inner = dict(env)
@@ -490,16 +519,59 @@ def _agg_count(sf, var, wf, vf, bf, item_t, value_t):
 
 def _values(sf, var, wf, vf, paired=False):
     """The kept elements' values (the elements themselves without VALUE);
-    `paired` gives (value, element) pairs."""
+    `paired` gives (value, element) pairs. One loop per shape: this runs for
+    every list a formula builds."""
+    wf, wt = _split(wf)
+    vf, vt = _split(vf)
+    if wt is not None and vf is None and not paired:
+        return lambda s, env: [x for x in sf(s, env) if wt[x]]
+    if wt is not None and vt is not None and not paired:
+        return lambda s, env: [vt[x] for x in sf(s, env) if wt[x]]
+    if wf is None and vt is not None:
+        if paired:
+            return lambda s, env: [(vt[x], x) for x in sf(s, env)]
+        return lambda s, env: [vt[x] for x in sf(s, env)]
+    if paired:
+        def pairs(s, env):
+            inner = dict(env)
+            out = []
+            for x in sf(s, env):
+                inner[var] = x
+                if wf is not None and not wf(s, inner):
+                    continue
+                out.append((vf(s, inner) if vf is not None else x, x))
+            return out
+        return pairs
+    if wf is None:
+        if vf is None:
+            return lambda s, env: list(sf(s, env))
+
+        def mapped(s, env):
+            inner = dict(env)
+            out = []
+            for x in sf(s, env):
+                inner[var] = x
+                out.append(vf(s, inner))
+            return out
+        return mapped
+    if vf is None:
+        def kept(s, env):
+            inner = dict(env)
+            out = []
+            for x in sf(s, env):
+                inner[var] = x
+                if wf(s, inner):
+                    out.append(x)
+            return out
+        return kept
+
     def values(s, env):
         inner = dict(env)
         out = []
         for x in sf(s, env):
             inner[var] = x
-            if wf is not None and not wf(s, inner):
-                continue
-            v = vf(s, inner) if vf is not None else x
-            out.append((v, x) if paired else v)
+            if wf(s, inner):
+                out.append(vf(s, inner))
         return out
     return values
 
@@ -520,6 +592,15 @@ def _agg_max(sf, var, wf, vf, bf, item_t, value_t):
 
 
 def _agg_any(sf, var, wf, vf, bf, item_t, value_t):
+    wf, wt = _split(wf)
+    if wt is not None:
+        def any_table(s, env):
+            for x in sf(s, env):
+                if wt[x]:
+                    return True
+            return False
+        return any_table, BOOL
+
     def any_(s, env):
         inner = dict(env)
         for x in sf(s, env):
@@ -531,6 +612,15 @@ def _agg_any(sf, var, wf, vf, bf, item_t, value_t):
 
 
 def _agg_all(sf, var, wf, vf, bf, item_t, value_t):
+    wf, wt = _split(wf)
+    if wt is not None:
+        def all_table(s, env):
+            for x in sf(s, env):
+                if not wt[x]:
+                    return False
+            return True
+        return all_table, BOOL
+
     def all_(s, env):
         inner = dict(env)
         for x in sf(s, env):
