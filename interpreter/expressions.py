@@ -80,6 +80,7 @@ class ExprCompiler:
         self.compiled_defines: dict = {}
         self.define_types: dict = {}
         self.errors: list = []      # type errors found while compiling, reported together
+        self._inline_cache: dict = {}   # (define, renames) -> its body compiled in place
 
     # -- static type checks -----------------------------------------------------
     def type_error(self, message, e, hint=None):
@@ -190,6 +191,27 @@ class ExprCompiler:
         self.compiled_defines[name] = c
         return c
 
+    def _inlined(self, name, renames: dict):
+        """The body of define `name` compiled in place, for a call whose
+        arguments are all local names: each parameter reads its argument's
+        name (`renames`) in the caller's locals, so the call builds no dict
+        of its own. None when a name the body binds (an aggregate's
+        element) is a parameter or an argument: renaming would capture it.
+        The define itself is compiled first (`define`), so its type errors
+        are reported once, there."""
+        d = self.defines[name]
+        if len(renames) != len(d["params"]) or \
+                _binders(d["body"]) & (set(renames) | set(renames.values())):
+            return None
+        cache = self._inline_cache
+        key = (name, tuple(sorted(renames.items())))
+        if key not in cache:
+            errors = len(self.errors)
+            cache[key] = self.compile(_renamed(d["body"], renames),
+                                      {n: ANY for n in renames.values()})
+            del self.errors[errors:]
+        return cache[key]
+
     def e_call(self, e, scope):
         fn, ref, lay = e["fn"], e["ref"], self.lay
         args = [self.compile(a, scope) for a in e["args"]]
@@ -230,10 +252,19 @@ class ExprCompiler:
                                     strict_bool=body.strict_bool)
                 n0 = args[0].local
                 if n0 is not None:
+                    inlined = self._inlined(fn, {p0: n0})
+                    if inlined is not None:
+                        return Compiled(inlined.fn, body.type, e["at"], inlined.const,
+                                        inlined.lookup, inlined.local, inlined.strict_bool)
                     return Compiled(lambda s, env: bfn(s, {p0: env[n0]}), body.type, e["at"],
                                     strict_bool=body.strict_bool)
                 return Compiled(lambda s, env: bfn(s, {p0: a0(s, env)}), body.type, e["at"],
                                 strict_bool=body.strict_bool)
+            if params and all(a.local is not None for a in args):
+                inlined = self._inlined(fn, {p: a.local for p, a in zip(params, args)})
+                if inlined is not None:
+                    return Compiled(inlined.fn, body.type, e["at"], inlined.const,
+                                    inlined.lookup, inlined.local, inlined.strict_bool)
             return Compiled(lambda s, env: bfn(s, dict(zip(params, [a(s, env) for a in afns]))),
                             body.type, e["at"])
         impl = FUNCTIONS[fn].impl
@@ -497,6 +528,33 @@ def _split(f):
     if type(f) is _Column:
         return f.fn, f.column
     return f, None
+
+
+def _binders(node) -> set:
+    """The names an IR subtree binds (aggregates' elements)."""
+    out = set()
+    if isinstance(node, dict):
+        if node.get("node") == "aggregate":
+            out.add(node["var"])
+        for v in node.values():
+            if isinstance(v, (dict, list)):
+                out |= _binders(v)
+    elif isinstance(node, list):
+        for v in node:
+            out |= _binders(v)
+    return out
+
+
+def _renamed(node, renames: dict):
+    """A copy of an IR subtree whose local names are renamed."""
+    if isinstance(node, dict):
+        if node.get("node") == "name" and node.get("ref") == "local" and node["name"] in renames:
+            return {**node, "name": renames[node["name"]]}
+        return {k: _renamed(v, renames) if isinstance(v, (dict, list)) else v
+                for k, v in node.items()}
+    if isinstance(node, list):
+        return [_renamed(v, renames) for v in node]
+    return node
 
 
 def _agg_count(sf, var, wf, vf, bf, item_t, value_t):
