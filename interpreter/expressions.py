@@ -64,6 +64,45 @@ def _table_read(column: list, base: Compiled, attr: str):
     return lambda s, env: column[bf(s, env)]
 
 
+_BRANCH = object()     # in a merged conditional's table: evaluate the branch
+
+
+def _merged_conditional(cond: Compiled, then: Compiled, other: Compiled, t, at):
+    """`A if C else B` where C is a static table of a local name x and A or
+    B is a constant or a static table of x too: one table says, per
+    component, the value or that the other branch must be evaluated."""
+    if cond.lookup is None or cond.lookup[1].local is None:
+        return None
+    column, base, attr = cond.lookup
+    n = base.local
+
+    def part(c):
+        if c.const is not None:
+            return [c.const[0]] * len(column)
+        if c.lookup is not None and c.lookup[1].local == n and len(c.lookup[0]) == len(column) \
+                and not any(v is _NO_VALUE for v in c.lookup[0]):
+            return c.lookup[0]
+        return None
+    yes, no = part(then), part(other)
+    if yes is None and no is None:
+        return None
+    table = [_NO_VALUE if c is _NO_VALUE else
+             (yes[i] if yes is not None else _BRANCH) if c else
+             (no[i] if no is not None else _BRANCH)
+             for i, c in enumerate(column)]
+    if yes is not None and no is not None:
+        return Compiled(_table_read(table, base, attr), t, at, lookup=(table, base, attr))
+    branch = (other if yes is not None else then).fn
+    failing = _table_read(table, base, attr)
+
+    def read(s, env):
+        v = table[env[n]]
+        if v is _BRANCH:
+            return branch(s, env)
+        return failing(s, env) if v is _NO_VALUE else v
+    return Compiled(read, t, at)
+
+
 def _mapped(column: list, f) -> list:
     """f of every entry of a static table, keeping the entries that fail."""
     return [_NO_VALUE if v is _NO_VALUE else f(v) for v in column]
@@ -369,6 +408,9 @@ class ExprCompiler:
             table = _mapped(column, lambda x: a if x else b)
             return Compiled(_table_read(table, base, attr), t, e["at"],
                             lookup=(table, base, attr))
+        merged = _merged_conditional(cond, then, other, t, e["at"])
+        if merged is not None:
+            return merged
         tf, of, cf = then.fn, other.fn, cond.fn
         return Compiled(lambda s, env: tf(s, env) if cf(s, env) else of(s, env), t, e["at"])
 
