@@ -31,7 +31,7 @@ class State:
     changes anything (`Game.apply` never touches its input)."""
 
     __slots__ = ("n", "zones", "loc", "vars", "revealed", "frames", "rng",
-                 "decisions", "pending", "over", "round", "turn", "events", "cache")
+                 "decisions", "pending", "over", "round", "turn", "events", "cache", "shared")
 
     def __init__(self, n, zones, loc, vars_, revealed, frames, rng, decisions=0,
                  pending=(), over=False, round_=0, turn=0, events=None):
@@ -51,6 +51,8 @@ class State:
         # so a player sees what was shown even if the rules moved on at once
         self.events = events if events is not None else []
         self.cache = None     # legal-action bindings; derived, never saved
+        # the board (zones, loc, revealed) is another state's until changed
+        self.shared = False
 
     # -- the generator -------------------------------------------------------
     def randbelow(self, k: int) -> int:
@@ -89,7 +91,38 @@ class State:
         s.turn = self.turn
         s.events = [dict(e) for e in self.events] if events and self.events else []
         s.cache = None
+        s.shared = False
         return s
+
+    def successor(self) -> "State":
+        """The copy `Game.apply` changes: it starts with no events and shares
+        the board (zones, component places, revealed cards) with this state
+        until a statement changes the board (`own_board`); many decisions
+        move no card. Everything else is copied."""
+        s = _new_state(State)
+        s.n = self.n
+        s.zones = self.zones
+        s.loc = self.loc
+        s.revealed = self.revealed
+        s.shared = True
+        s.vars = self.vars[:]
+        s.frames = [[f[0], f[1], f[2].copy(), f[3]] for f in self.frames]
+        s.rng = self.rng
+        s.decisions = self.decisions
+        s.pending = self.pending
+        s.over = self.over
+        s.round = self.round
+        s.turn = self.turn
+        s.events = []
+        s.cache = None
+        return s
+
+    def own_board(self) -> None:
+        """Gives a state from `successor` a board of its own, before a change."""
+        self.zones = list(map(list.copy, self.zones))
+        self.loc = self.loc[:]
+        self.revealed = self.revealed[:]
+        self.shared = False
 
     # -- counters the API exposes --------------------------------------------
     @property

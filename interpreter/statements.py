@@ -250,6 +250,8 @@ def _flatten(v):
 
 
 def move_components(m, s, cids, dest: int) -> None:
+    if s.shared:
+        s.own_board()
     zones, loc, revealed = s.zones, s.loc, s.revealed
     target = zones[dest]
     low, high = m.zone_range[dest]
@@ -299,6 +301,8 @@ class Shuffle(Stmt):
         self.at, self.zone = at, zone
 
     def run(self, m, s, f):
+        if s.shared:
+            s.own_board()
         s.shuffle(s.zones[self.zone(s, f[2])])
 
 
@@ -309,6 +313,8 @@ class Reveal(Stmt):
         self.at, self.what = at, what
 
     def run(self, m, s, f):
+        if s.shared:
+            s.own_board()
         lay = m.lay
         shown: dict = {}
         for c in _flatten(self.what(s, f[2])):
@@ -810,6 +816,8 @@ class Rotate(Stmt):
         self.at, self.base, self.by = at, base, by
 
     def run(self, m, s, f):
+        if s.shared:
+            s.own_board()
         n, base = s.n, self.base
         k = self.by(s, f[2]) % n
         old = s.zones[base:base + n]
