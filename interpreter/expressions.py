@@ -536,8 +536,10 @@ class ExprCompiler:
         inner = dict(scope)
         inner[var] = elem(source.type)
         sf = source.fn
-        wf = _of_element(self.condition(e["where"], inner), var) \
-            if e["where"] is not None else None
+        where = self.condition(e["where"], inner) if e["where"] is not None else None
+        if where is not None and where.const is not None and where.const[0]:
+            where = None            # a condition an option switched on keeps every element
+        wf = _of_element(where, var) if where is not None else None
         value = self.compile(e["value"], inner) if e["value"] is not None else None
         vf = _of_element(value, var) if value else None
         bf = _of_element(self.compile(e["by"], inner), var) if e["by"] is not None else None
@@ -631,6 +633,16 @@ def _values(sf, var, wf, vf, paired=False):
         if paired:
             return lambda s, env: [(vt[x], x) for x in sf(s, env)]
         return lambda s, env: [vt[x] for x in sf(s, env)]
+    if wt is None and wf is not None and vt is not None and not paired:
+        def kept_values(s, env):
+            inner = dict(env)
+            out = []
+            for x in sf(s, env):
+                inner[var] = x
+                if wf(s, inner):
+                    out.append(vt[x])
+            return out
+        return kept_values
     if paired:
         def pairs(s, env):
             inner = dict(env)
@@ -713,6 +725,12 @@ def _agg_any(sf, var, wf, vf, bf, item_t, value_t):
 
 def _agg_all(sf, var, wf, vf, bf, item_t, value_t):
     wf, wt = _split(wf)
+    if wf is None:              # a condition an option switched on
+        def all_kept(s, env):
+            for _ in sf(s, env):
+                pass
+            return True
+        return all_kept, BOOL
     if wt is not None:
         def all_table(s, env):
             for x in sf(s, env):

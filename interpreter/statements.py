@@ -705,17 +705,19 @@ class TakeAction(Stmt):
 
 def _decision_actions(memo: dict, player, spec, keys, private) -> list:
     """[(Action, None)] for the keys of a decision. The actions of plain
-    keys (numbers, words, component classes) are kept by (player, key): they
-    are values, and the same few come up all game. (Not yes/no, which equal
-    1 and 0 as keys but print otherwise, nor tuples, which may hold them.)"""
+    keys (numbers, words, component classes) are kept by player and key:
+    they are values, and the same few come up all game. (Not yes/no, which
+    equal 1 and 0 as keys but print otherwise, nor tuples, which may hold
+    them.)"""
     out = []
+    mine = memo.get(player)
+    if mine is None or len(mine) > 10_000:
+        mine = memo[player] = {}
     for k in keys:
         if type(k) is int or type(k) is str:
-            a = memo.get((player, k))
+            a = mine.get(k)
             if a is None:
-                if len(memo) > 100_000:
-                    memo.clear()
-                a = memo[(player, k)] = Action(player, spec.name, (k,), private, spec.show)
+                a = mine[k] = Action(player, spec.name, (k,), private, spec.show)
         else:
             a = Action(player, spec.name, (k,), private, spec.show)
         out.append((a, None))
