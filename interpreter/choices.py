@@ -23,7 +23,10 @@ def key_function(type_: str, lay: Layout):
     """content key of one value of the given type"""
     ckey = lay.ckey
     if is_comp(type_):
-        return lambda v: ckey[v] if v is not None else None
+        def comp_key(v):
+            return ckey[v] if v is not None else None
+        comp_key.table = ckey      # a list of components keys with one C-level map
+        return comp_key
     inner = elem(type_)
     if type_.startswith("list:"):
         k = key_function(inner, lay)
@@ -38,7 +41,16 @@ def _order(k):
 
 def one_keys(values: list, key) -> list:
     """The distinct keys of the elements, first occurrence first."""
-    return list(dict.fromkeys(key(v) for v in values))
+    return list(dict.fromkeys(map(_fast(key, values), values)))
+
+
+def _fast(key, values):
+    """`key`, or for component keys of a list without none its table's
+    item getter (the same keys, without a Python call per element)."""
+    table = getattr(key, "table", None)
+    if table is not None and type(values) is list and None not in values:
+        return table.__getitem__
+    return key
 
 
 def many_keys(values: list, key, count: int) -> list:
@@ -90,8 +102,8 @@ def _groups_keys(keys: tuple, counts: tuple, ngroups: int, size: int) -> tuple:
 
 def pick_one(values: list, key, k):
     """The first element with key k."""
-    for v in values:
-        if key(v) == k:
+    for v, kv in zip(values, map(_fast(key, values), values)):
+        if kv == k:
             return v
     raise KeyError(k)
 

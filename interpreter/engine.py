@@ -77,6 +77,7 @@ class Game:
                 raise OptionError(f"{self.name} is for {self.min_players} to {self.max_players} "
                                   f"players, not {n}")
             prog = self._programs[n] = compile_program(self.ir, n, self.options)
+            prog.machine.prepare()
             if self._measuring:
                 prog.machine.coverage = [0] * len(prog.machine.stmts)
         return prog
@@ -174,8 +175,14 @@ class Game:
         if found is None:
             m = self.program(state.n).machine
             stmt, f = m.current_choice(state)
-            with running_rules(m, stmt.at):
+            try:        # as `running_rules`, without a context manager
                 found = cache[player] = dict(stmt.options(m, state, f, player))
+            except RuleError as e:
+                if e.span is None:
+                    e.span = m.span(stmt.at)
+                raise
+            except _FORMULA_ERRORS as e:
+                raise _evaluation_error(m, stmt.at, e) from None
         return found
 
     def apply(self, state: State, action: Action) -> State:
@@ -183,29 +190,39 @@ class Game:
             raise GameOver("the game is over; no more actions")
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {action!r}")
-        if action.player not in state.pending:
+        player = action.player
+        if player not in state.pending:
             raise NotYourTurn(f"P{action.player} is not to move; waiting for "
                               + ", ".join(f"P{p}" for p in state.pending))
-        bindings = self._bindings(state, action.player)
-        if action not in bindings:
+        binding = self._bindings(state, player).get(action, _ILLEGAL)
+        if binding is _ILLEGAL:
             raise IllegalAction(f"'{action}' is not a legal action for P{action.player} now",
                                 hint="list the legal actions to see what is allowed")
-        binding = bindings[action]
         m = self.program(state.n).machine
-        s = state.copy()
-        s.events = []           # events belong to one transition
-        stmt, f = m.current_choice(s)
+        s = state.successor()      # no events (they belong to one transition)
+        frames = s.frames
+        f = frames[-1]
+        stmt = m.blocks[f[0]].stmts[f[1]]
         s.decisions += 1
         s.pending = ()
-        with running_rules(m, stmt.at):
+        try:            # as `running_rules`, without a context manager
             stmt.resolve(m, s, f, action, binding)
+        except RuleError as e:
+            if e.span is None:
+                e.span = m.span(stmt.at)
+            raise
+        except _FORMULA_ERRORS as e:
+            raise _evaluation_error(m, stmt.at, e) from None
         m.run(s)
-        if state.cache and len(state.pending) > 1 and not s.over and len(s.frames) == len(state.frames) \
-                and s.frames[-1][:2] == state.frames[-1][:2]:
-            # still the same simultaneous step: a pick changes nothing the
-            # others' options depend on, so theirs stay valid
-            s.cache = {p: opts for p, opts in state.cache.items()
-                       if p in s.pending and p != action.player}
+        cache = state.cache
+        if cache and len(state.pending) > 1 and not s.over and len(frames) == len(state.frames):
+            g, h = frames[-1], state.frames[-1]
+            if g[0] == h[0] and g[1] == h[1]:
+                # still the same simultaneous step: a pick changes nothing the
+                # others' options depend on, so theirs stay valid
+                pending = s.pending
+                s.cache = {p: opts for p, opts in cache.items()
+                           if p != player and p in pending}
         return s
 
     def scores(self, state: State) -> tuple:
@@ -323,6 +340,14 @@ class Game:
                 raise SaveError("the save file is damaged: the flow is not at a decision")
 
 
+_ILLEGAL = object()
+_FORMULA_ERRORS = (TypeError, KeyError, IndexError, ValueError, AttributeError)
+
+
+def _evaluation_error(machine, at, error) -> RuleError:
+    return RuleError(f"the rules failed while evaluating: {error}", machine.span(at))
+
+
 class running_rules:
     """Python errors raised by a formula become rule/runtime errors at `at`.
     A plain class, not contextlib: it is entered on every apply."""
@@ -342,9 +367,8 @@ class running_rules:
             if error.span is None:
                 error.span = self.machine.span(self.at)
             return False
-        if isinstance(error, (TypeError, KeyError, IndexError, ValueError, AttributeError)):
-            raise RuleError(f"the rules failed while evaluating: {error}",
-                            self.machine.span(self.at)) from None
+        if isinstance(error, _FORMULA_ERRORS):
+            raise _evaluation_error(self.machine, self.at, error) from None
         return False
 
 

@@ -25,18 +25,87 @@ _NO_VALUE = object()      # in a composed attribute table: the first attribute i
 class Compiled:
     """A compiled expression: the closure, its type, and its source span."""
 
-    __slots__ = ("fn", "type", "at", "const", "lookup", "local")
+    __slots__ = ("fn", "type", "at", "const", "lookup", "local", "strict_bool")
 
-    def __init__(self, fn, type_, at, const=None, lookup=None, local=None):
+    def __init__(self, fn, type_, at, const=None, lookup=None, local=None, strict_bool=False):
         self.fn, self.type, self.at = fn, type_, at
         # (value,) when the value is known while compiling (options, tables,
         # literals): 'and', 'or', 'not' and 'if … else' fold on it, so a
         # variant switch costs nothing at run time
         self.const = const
-        # (column, base) when the value is column[base's value], a component
-        # attribute that never changes: c.kind.is_colour reads one table
+        # (column, base, attr) when the value is column[base's value], a
+        # component attribute that never changes: c.kind.is_colour reads one
+        # table (attr: the attribute named when an entry fails, see _NO_VALUE)
         self.lookup = lookup
         self.local = local        # the name, when this is a local name
+        self.strict_bool = strict_bool    # the value is always True or False
+
+
+def _table_read(column: list, base: Compiled, attr: str):
+    """The closure reading column[base's value], where column is a static
+    table indexed by component id (entries _NO_VALUE fail as x.a.b would)."""
+    bf, n = base.fn, base.local
+    if any(v is _NO_VALUE for v in column):
+        def failed(x):
+            raise TypeError(f"'{attr}' of {x!r}: its attribute is no component")
+        if n is not None:
+            def read_local(s, env):
+                v = column[env[n]]
+                return failed(env[n]) if v is _NO_VALUE else v
+            return read_local
+
+        def read(s, env):
+            x = bf(s, env)
+            v = column[x]
+            return failed(x) if v is _NO_VALUE else v
+        return read
+    if n is not None:
+        return lambda s, env: column[env[n]]
+    return lambda s, env: column[bf(s, env)]
+
+
+_BRANCH = object()     # in a merged conditional's table: evaluate the branch
+
+
+def _merged_conditional(cond: Compiled, then: Compiled, other: Compiled, t, at):
+    """`A if C else B` where C is a static table of a local name x and A or
+    B is a constant or a static table of x too: one table says, per
+    component, the value or that the other branch must be evaluated."""
+    if cond.lookup is None or cond.lookup[1].local is None:
+        return None
+    column, base, attr = cond.lookup
+    n = base.local
+
+    def part(c):
+        if c.const is not None:
+            return [c.const[0]] * len(column)
+        if c.lookup is not None and c.lookup[1].local == n and len(c.lookup[0]) == len(column) \
+                and not any(v is _NO_VALUE for v in c.lookup[0]):
+            return c.lookup[0]
+        return None
+    yes, no = part(then), part(other)
+    if yes is None and no is None:
+        return None
+    table = [_NO_VALUE if c is _NO_VALUE else
+             (yes[i] if yes is not None else _BRANCH) if c else
+             (no[i] if no is not None else _BRANCH)
+             for i, c in enumerate(column)]
+    if yes is not None and no is not None:
+        return Compiled(_table_read(table, base, attr), t, at, lookup=(table, base, attr))
+    branch = (other if yes is not None else then).fn
+    failing = _table_read(table, base, attr)
+
+    def read(s, env):
+        v = table[env[n]]
+        if v is _BRANCH:
+            return branch(s, env)
+        return failing(s, env) if v is _NO_VALUE else v
+    return Compiled(read, t, at)
+
+
+def _mapped(column: list, f) -> list:
+    """f of every entry of a static table, keeping the entries that fail."""
+    return [_NO_VALUE if v is _NO_VALUE else f(v) for v in column]
 
 
 class ExprCompiler:
@@ -50,6 +119,7 @@ class ExprCompiler:
         self.compiled_defines: dict = {}
         self.define_types: dict = {}
         self.errors: list = []      # type errors found while compiling, reported together
+        self._inline_cache: dict = {}   # (define, renames) -> its body compiled in place
 
     # -- static type checks -----------------------------------------------------
     def type_error(self, message, e, hint=None):
@@ -160,6 +230,27 @@ class ExprCompiler:
         self.compiled_defines[name] = c
         return c
 
+    def _inlined(self, name, renames: dict):
+        """The body of define `name` compiled in place, for a call whose
+        arguments are all local names: each parameter reads its argument's
+        name (`renames`) in the caller's locals, so the call builds no dict
+        of its own. None when a name the body binds (an aggregate's
+        element) is a parameter or an argument: renaming would capture it.
+        The define itself is compiled first (`define`), so its type errors
+        are reported once, there."""
+        d = self.defines[name]
+        if len(renames) != len(d["params"]) or \
+                _binders(d["body"]) & (set(renames) | set(renames.values())):
+            return None
+        cache = self._inline_cache
+        key = (name, tuple(sorted(renames.items())))
+        if key not in cache:
+            errors = len(self.errors)
+            cache[key] = self.compile(_renamed(d["body"], renames),
+                                      {n: ANY for n in renames.values()})
+            del self.errors[errors:]
+        return cache[key]
+
     def e_call(self, e, scope):
         fn, ref, lay = e["fn"], e["ref"], self.lay
         args = [self.compile(a, scope) for a in e["args"]]
@@ -170,6 +261,9 @@ class ExprCompiler:
             a0 = afns[0]
             t = list_of(comp_type(z.of))
             if index == "player":
+                n0 = args[0].local
+                if n0 is not None:           # the common zone(p): one call less
+                    return Compiled(lambda s, env: s.zones[base + env[n0]], t, e["at"])
                 return Compiled(lambda s, env: s.zones[base + a0(s, env)], t, e["at"])
             first = lay.types[index][0]
             return Compiled(lambda s, env: s.zones[base + a0(s, env) - first], t, e["at"])
@@ -177,6 +271,9 @@ class ExprCompiler:
             v = lay.variables[fn]
             base, a0 = v.base, afns[0]
             offset = 0 if v.index == "player" else lay.types[v.index][0]
+            n0 = args[0].local
+            if n0 is not None and offset == 0:
+                return Compiled(lambda s, env: s.vars[base + env[n0]], v.type, e["at"])
             return Compiled(lambda s, env: s.vars[base + a0(s, env) - offset], v.type, e["at"])
         if ref == "define":
             body = self.define(fn)
@@ -186,7 +283,27 @@ class ExprCompiler:
             bfn = body.fn
             if len(params) == 1:
                 p0, a0 = params[0], afns[0]
-                return Compiled(lambda s, env: bfn(s, {p0: a0(s, env)}), body.type, e["at"])
+                if body.lookup is not None and body.lookup[1].local == p0:
+                    # the body is a static table of its parameter: read it here
+                    column, _, attr = body.lookup
+                    return Compiled(_table_read(column, args[0], attr), body.type, e["at"],
+                                    lookup=(column, args[0], attr),
+                                    strict_bool=body.strict_bool)
+                n0 = args[0].local
+                if n0 is not None:
+                    inlined = self._inlined(fn, {p0: n0})
+                    if inlined is not None:
+                        return Compiled(inlined.fn, body.type, e["at"], inlined.const,
+                                        inlined.lookup, inlined.local, inlined.strict_bool)
+                    return Compiled(lambda s, env: bfn(s, {p0: env[n0]}), body.type, e["at"],
+                                    strict_bool=body.strict_bool)
+                return Compiled(lambda s, env: bfn(s, {p0: a0(s, env)}), body.type, e["at"],
+                                strict_bool=body.strict_bool)
+            if params and all(a.local is not None for a in args):
+                inlined = self._inlined(fn, {p: a.local for p, a in zip(params, args)})
+                if inlined is not None:
+                    return Compiled(inlined.fn, body.type, e["at"], inlined.const,
+                                    inlined.lookup, inlined.local, inlined.strict_bool)
             return Compiled(lambda s, env: bfn(s, dict(zip(params, [a(s, env) for a in afns]))),
                             body.type, e["at"])
         impl = FUNCTIONS[fn].impl
@@ -197,7 +314,9 @@ class ExprCompiler:
                 self.type_error(f"contains() looks for {describe(args[1].type)} in a list of "
                                 f"{plural(elem(args[0].type))}", e)
         if len(afns) == 1:
-            a0 = afns[0]
+            a0, n0 = afns[0], args[0].local
+            if n0 is not None:
+                return Compiled(lambda s, env: impl(s, env[n0]), t, e["at"])
             return Compiled(lambda s, env: impl(s, a0(s, env)), t, e["at"])
         return Compiled(lambda s, env: impl(s, *[a(s, env) for a in afns]), t, e["at"])
 
@@ -230,9 +349,9 @@ class ExprCompiler:
             if target.local is not None:
                 n = target.local                       # the common c.attr: one call less
                 return Compiled(lambda s, env: static[env[n]], t, e["at"],
-                                lookup=(static, target))
+                                lookup=(static, target, attr))
             return Compiled(lambda s, env: static[tf(s, env)], t, e["at"],
-                            lookup=(static, target))
+                            lookup=(static, target, attr))
         t = lay.has_type.get(attr, ANY)
         if static is None:
             return Compiled(lambda s, env: s.vars[has[tf(s, env)]], t, e["at"])
@@ -246,29 +365,20 @@ class ExprCompiler:
     def _composed(self, target: Compiled, outer: list, attr: str, t, at) -> Compiled:
         """x.a.b where both attributes never change: one table, b of a of x.
         A component whose a is not a component fails as x.a.b would."""
-        inner, base = target.lookup
+        inner, base, _ = target.lookup
         column = [outer[v] if isinstance(v, int) and not isinstance(v, bool) else _NO_VALUE
                   for v in inner]
-        bf, n = base.fn, base.local
-
-        def failed(x):
-            raise TypeError(f"'{attr}' of {x!r}: its attribute is no component")
-        if n is not None:
-            def read_local(s, env):
-                v = column[env[n]]
-                return failed(env[n]) if v is _NO_VALUE else v
-            return Compiled(read_local, t, at, lookup=(column, base))
-
-        def read(s, env):
-            x = bf(s, env)
-            v = column[x]
-            return failed(x) if v is _NO_VALUE else v
-        return Compiled(read, t, at, lookup=(column, base))
+        return Compiled(_table_read(column, base, attr), t, at, lookup=(column, base, attr))
 
     def e_index(self, e, scope):
         target = self.compile(e["target"], scope)
         index = self.compile(e["index"], scope)
         tf, xf = target.fn, index.fn
+        nt, nx = target.local, index.local
+        if nt is not None and nx is not None:
+            return Compiled(lambda s, env: env[nt][env[nx]], elem(target.type), e["at"])
+        if nx is not None:
+            return Compiled(lambda s, env: tf(s, env)[env[nx]], elem(target.type), e["at"])
         return Compiled(lambda s, env: tf(s, env)[xf(s, env)], elem(target.type), e["at"])
 
     # -- operators -------------------------------------------------------------
@@ -289,7 +399,18 @@ class ExprCompiler:
             other.type if then.type == NONE else ANY)
         if cond.const is not None:
             chosen = then if cond.const[0] else other
-            return Compiled(chosen.fn, t, e["at"], chosen.const)
+            return Compiled(chosen.fn, t, e["at"], chosen.const, chosen.lookup, chosen.local,
+                            chosen.strict_bool)
+        if cond.lookup is not None and then.const is not None and other.const is not None:
+            # a static condition choosing between constants: one table
+            column, base, attr = cond.lookup
+            a, b = then.const[0], other.const[0]
+            table = _mapped(column, lambda x: a if x else b)
+            return Compiled(_table_read(table, base, attr), t, e["at"],
+                            lookup=(table, base, attr))
+        merged = _merged_conditional(cond, then, other, t, e["at"])
+        if merged is not None:
+            return merged
         tf, of, cf = then.fn, other.fn, cond.fn
         return Compiled(lambda s, env: tf(s, env) if cf(s, env) else of(s, env), t, e["at"])
 
@@ -299,14 +420,25 @@ class ExprCompiler:
             if known.const is not None:
                 if bool(known.const[0]) != is_and:     # False and …, True or …
                     return self._const(not is_and, BOOL, e["at"])
+                if other.strict_bool and other.const is None:
+                    return Compiled(other.fn, BOOL, e["at"], None, other.lookup, None, True)
                 of = other.fn
                 return Compiled(lambda s, env: bool(of(s, env)), BOOL, e["at"],
-                                None if other.const is None else (bool(other.const[0]),))
+                                None if other.const is None else (bool(other.const[0]),),
+                                strict_bool=True)
         lf, rf = left.fn, right.fn
         # yes/no even when a side is none (an unset yes/no variable)
         if is_and:
-            return Compiled(lambda s, env: bool(lf(s, env) and rf(s, env)), BOOL, e["at"])
-        return Compiled(lambda s, env: bool(lf(s, env) or rf(s, env)), BOOL, e["at"])
+            if left.strict_bool and right.strict_bool:
+                return Compiled(lambda s, env: lf(s, env) and rf(s, env), BOOL, e["at"],
+                                strict_bool=True)
+            return Compiled(lambda s, env: bool(lf(s, env) and rf(s, env)), BOOL, e["at"],
+                            strict_bool=True)
+        if left.strict_bool and right.strict_bool:
+            return Compiled(lambda s, env: lf(s, env) or rf(s, env), BOOL, e["at"],
+                            strict_bool=True)
+        return Compiled(lambda s, env: bool(lf(s, env) or rf(s, env)), BOOL, e["at"],
+                        strict_bool=True)
 
     def e_or(self, e, scope):
         return self._logic(e, scope, False)
@@ -318,8 +450,13 @@ class ExprCompiler:
         operand = self.condition(e["operand"], scope)
         if operand.const is not None:
             return self._const(not operand.const[0], BOOL, e["at"])
+        if operand.lookup is not None:
+            column, base, attr = operand.lookup
+            table = _mapped(column, lambda x: not x)
+            return Compiled(_table_read(table, base, attr), BOOL, e["at"],
+                            lookup=(table, base, attr), strict_bool=True)
         f = operand.fn
-        return Compiled(lambda s, env: not f(s, env), BOOL, e["at"])
+        return Compiled(lambda s, env: not f(s, env), BOOL, e["at"], strict_bool=True)
 
     def e_negate(self, e, scope):
         f = self.compile(e["operand"], scope).fn
@@ -340,22 +477,40 @@ class ExprCompiler:
                 return self._const(_COMPARE[op](left.const[0], right.const[0]), BOOL, e["at"])
             except TypeError:
                 pass           # reported when it runs, with the statement's span
+        at = e["at"]
         if right.const is not None and op in ("==", "!="):
             v = right.const[0]        # the common x == constant: one call less
+            if left.lookup is not None:
+                # a static attribute against a constant: one table of yes/no
+                column, base, attr = left.lookup
+                table = _mapped(column, (lambda x: x == v) if op == "==" else (lambda x: x != v))
+                return Compiled(_table_read(table, base, attr), BOOL, at,
+                                lookup=(table, base, attr), strict_bool=True)
+            n = left.local
             if op == "==":
-                return Compiled(lambda s, env: lf(s, env) == v, BOOL, e["at"])
-            return Compiled(lambda s, env: lf(s, env) != v, BOOL, e["at"])
+                if n is not None:
+                    return Compiled(lambda s, env: env[n] == v, BOOL, at, strict_bool=True)
+                return Compiled(lambda s, env: lf(s, env) == v, BOOL, at, strict_bool=True)
+            if n is not None:
+                return Compiled(lambda s, env: env[n] != v, BOOL, at, strict_bool=True)
+            return Compiled(lambda s, env: lf(s, env) != v, BOOL, at, strict_bool=True)
         if op == "==":
-            return Compiled(lambda s, env: lf(s, env) == rf(s, env), BOOL, e["at"])
+            if right.local is not None:
+                rn = right.local
+                return Compiled(lambda s, env: lf(s, env) == env[rn], BOOL, at, strict_bool=True)
+            return Compiled(lambda s, env: lf(s, env) == rf(s, env), BOOL, at, strict_bool=True)
         if op == "!=":
-            return Compiled(lambda s, env: lf(s, env) != rf(s, env), BOOL, e["at"])
+            if right.local is not None:
+                rn = right.local
+                return Compiled(lambda s, env: lf(s, env) != env[rn], BOOL, at, strict_bool=True)
+            return Compiled(lambda s, env: lf(s, env) != rf(s, env), BOOL, at, strict_bool=True)
         if op == "<":
-            return Compiled(lambda s, env: lf(s, env) < rf(s, env), BOOL, e["at"])
+            return Compiled(lambda s, env: lf(s, env) < rf(s, env), BOOL, at, strict_bool=True)
         if op == "<=":
-            return Compiled(lambda s, env: lf(s, env) <= rf(s, env), BOOL, e["at"])
+            return Compiled(lambda s, env: lf(s, env) <= rf(s, env), BOOL, at, strict_bool=True)
         if op == ">":
-            return Compiled(lambda s, env: lf(s, env) > rf(s, env), BOOL, e["at"])
-        return Compiled(lambda s, env: lf(s, env) >= rf(s, env), BOOL, e["at"])
+            return Compiled(lambda s, env: lf(s, env) > rf(s, env), BOOL, at, strict_bool=True)
+        return Compiled(lambda s, env: lf(s, env) >= rf(s, env), BOOL, at, strict_bool=True)
 
     def e_arith(self, e, scope):
         left, right = self.compile(e["left"], scope), self.compile(e["right"], scope)
@@ -385,10 +540,13 @@ class ExprCompiler:
         picked = self._selection(where, var, source, inner)
         if picked is not None:          # x.attr == v [and …]: select by the column first
             sf, where = picked
-        wf = self.condition(where, inner).fn if where is not None else None
+        where = self.condition(where, inner) if where is not None else None
+        if where is not None and where.const is not None and where.const[0]:
+            where = None            # a condition an option switched on keeps every element
+        wf = _of_element(where, var) if where is not None else None
         value = self.compile(e["value"], inner) if e["value"] is not None else None
-        vf = value.fn if value else None
-        bf = self.compile(e["by"], inner).fn if e["by"] is not None else None
+        vf = _of_element(value, var) if value else None
+        bf = _of_element(self.compile(e["by"], inner), var) if e["by"] is not None else None
         item_t = elem(source.type)
         maker = _AGGREGATE_MAKERS[fn]
         run, t = maker(sf, var, wf, vf, bf, item_t, value.type if value else item_t)
@@ -462,9 +620,64 @@ def draws(node) -> bool:
     return False
 
 
+class _Column:
+    """An aggregate's WHERE, VALUE or BY that is a static table of the
+    element (c.kind == some_kind): the loop reads the table, no local names."""
+
+    __slots__ = ("fn", "column")
+
+    def __init__(self, fn, column):
+        self.fn, self.column = fn, column
+
+
+def _of_element(c: Compiled, var: str):
+    """The closure, or a `_Column` when `c` is column[var] (and no entry fails)."""
+    if c.lookup is not None and c.lookup[1].local == var \
+            and not any(v is _NO_VALUE for v in c.lookup[0]):
+        return _Column(c.fn, c.lookup[0])
+    return c.fn
+
+
+def _split(f):
+    """(closure, table or None) of a WHERE/VALUE/BY."""
+    if type(f) is _Column:
+        return f.fn, f.column
+    return f, None
+
+
+def _binders(node) -> set:
+    """The names an IR subtree binds (aggregates' elements)."""
+    out = set()
+    if isinstance(node, dict):
+        if node.get("node") == "aggregate":
+            out.add(node["var"])
+        for v in node.values():
+            if isinstance(v, (dict, list)):
+                out |= _binders(v)
+    elif isinstance(node, list):
+        for v in node:
+            out |= _binders(v)
+    return out
+
+
+def _renamed(node, renames: dict):
+    """A copy of an IR subtree whose local names are renamed."""
+    if isinstance(node, dict):
+        if node.get("node") == "name" and node.get("ref") == "local" and node["name"] in renames:
+            return {**node, "name": renames[node["name"]]}
+        return {k: _renamed(v, renames) if isinstance(v, (dict, list)) else v
+                for k, v in node.items()}
+    if isinstance(node, list):
+        return [_renamed(v, renames) for v in node]
+    return node
+
+
 def _agg_count(sf, var, wf, vf, bf, item_t, value_t):
     if wf is None:
         return (lambda s, env: len(sf(s, env))), NUMBER
+    wf, wt = _split(wf)
+    if wt is not None:
+        return (lambda s, env: len([x for x in sf(s, env) if wt[x]])), NUMBER
 
     def count(s, env):
         inner = dict(env)
@@ -479,16 +692,69 @@ def _agg_count(sf, var, wf, vf, bf, item_t, value_t):
 
 def _values(sf, var, wf, vf, paired=False):
     """The kept elements' values (the elements themselves without VALUE);
-    `paired` gives (value, element) pairs."""
+    `paired` gives (value, element) pairs. One loop per shape: this runs for
+    every list a formula builds."""
+    wf, wt = _split(wf)
+    vf, vt = _split(vf)
+    if wt is not None and vf is None and not paired:
+        return lambda s, env: [x for x in sf(s, env) if wt[x]]
+    if wt is not None and vt is not None and not paired:
+        return lambda s, env: [vt[x] for x in sf(s, env) if wt[x]]
+    if wf is None and vt is not None:
+        if paired:
+            return lambda s, env: [(vt[x], x) for x in sf(s, env)]
+        return lambda s, env: [vt[x] for x in sf(s, env)]
+    if wt is None and wf is not None and vt is not None and not paired:
+        def kept_values(s, env):
+            inner = dict(env)
+            out = []
+            for x in sf(s, env):
+                inner[var] = x
+                if wf(s, inner):
+                    out.append(vt[x])
+            return out
+        return kept_values
+    if paired:
+        def pairs(s, env):
+            inner = dict(env)
+            out = []
+            for x in sf(s, env):
+                inner[var] = x
+                if wf is not None and not wf(s, inner):
+                    continue
+                out.append((vf(s, inner) if vf is not None else x, x))
+            return out
+        return pairs
+    if wf is None:
+        if vf is None:
+            return lambda s, env: list(sf(s, env))
+
+        def mapped(s, env):
+            inner = dict(env)
+            out = []
+            for x in sf(s, env):
+                inner[var] = x
+                out.append(vf(s, inner))
+            return out
+        return mapped
+    if vf is None:
+        def kept(s, env):
+            inner = dict(env)
+            out = []
+            for x in sf(s, env):
+                inner[var] = x
+                if wf(s, inner):
+                    out.append(x)
+            return out
+        return kept
+
     def values(s, env):
         inner = dict(env)
         out = []
         for x in sf(s, env):
             inner[var] = x
-            if wf is not None and not wf(s, inner):
-                continue
-            v = vf(s, inner) if vf is not None else x
-            out.append((v, x) if paired else v)
+            if wf(s, inner):
+                out.append(vf(s, inner))
         return out
     return values
 
@@ -509,6 +775,15 @@ def _agg_max(sf, var, wf, vf, bf, item_t, value_t):
 
 
 def _agg_any(sf, var, wf, vf, bf, item_t, value_t):
+    wf, wt = _split(wf)
+    if wt is not None:
+        def any_table(s, env):
+            for x in sf(s, env):
+                if wt[x]:
+                    return True
+            return False
+        return any_table, BOOL
+
     def any_(s, env):
         inner = dict(env)
         for x in sf(s, env):
@@ -520,6 +795,21 @@ def _agg_any(sf, var, wf, vf, bf, item_t, value_t):
 
 
 def _agg_all(sf, var, wf, vf, bf, item_t, value_t):
+    wf, wt = _split(wf)
+    if wf is None:              # a condition an option switched on
+        def all_kept(s, env):
+            for _ in sf(s, env):
+                pass
+            return True
+        return all_kept, BOOL
+    if wt is not None:
+        def all_table(s, env):
+            for x in sf(s, env):
+                if not wt[x]:
+                    return False
+            return True
+        return all_table, BOOL
+
     def all_(s, env):
         inner = dict(env)
         for x in sf(s, env):

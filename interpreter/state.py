@@ -31,7 +31,7 @@ class State:
     changes anything (`Game.apply` never touches its input)."""
 
     __slots__ = ("n", "zones", "loc", "vars", "revealed", "frames", "rng",
-                 "decisions", "pending", "over", "round", "turn", "events", "cache")
+                 "decisions", "pending", "over", "round", "turn", "events", "cache", "shared")
 
     def __init__(self, n, zones, loc, vars_, revealed, frames, rng, decisions=0,
                  pending=(), over=False, round_=0, turn=0, events=None):
@@ -51,6 +51,8 @@ class State:
         # so a player sees what was shown even if the rules moved on at once
         self.events = events if events is not None else []
         self.cache = None     # legal-action bindings; derived, never saved
+        # the board (zones, loc, revealed) is another state's until changed
+        self.shared = False
 
     # -- the generator -------------------------------------------------------
     def randbelow(self, k: int) -> int:
@@ -59,27 +61,68 @@ class State:
         return (out * k) >> 64
 
     def shuffle(self, items: list) -> None:
+        """Fisher-Yates with `randbelow` (SplitMix64 written out in the loop:
+        the same draws, without a call per card)."""
+        x = self.rng
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            x = (x + 0x9E3779B97F4A7C15) & _MASK
+            z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             items[i], items[j] = items[j], items[i]
+        self.rng = x
 
     # -- copying -------------------------------------------------------------
-    def copy(self) -> "State":
-        return State(
-            self.n,
-            [z[:] for z in self.zones],
-            self.loc[:],
-            self.vars[:],
-            self.revealed[:],
-            [[f[0], f[1], dict(f[2]), f[3]] for f in self.frames],
-            self.rng,
-            self.decisions,
-            self.pending,
-            self.over,
-            self.round,
-            self.turn,
-            [dict(e) for e in self.events],
-        )
+    def copy(self, events: bool = True) -> "State":
+        """An independent copy; without `events` the copy starts with none
+        (what `Game.apply` wants: events belong to one transition)."""
+        s = _new_state(State)
+        s.n = self.n
+        s.zones = list(map(list.copy, self.zones))
+        s.loc = self.loc[:]
+        s.vars = self.vars[:]
+        s.revealed = self.revealed[:]
+        s.frames = [[f[0], f[1], f[2].copy(), f[3]] for f in self.frames]
+        s.rng = self.rng
+        s.decisions = self.decisions
+        s.pending = self.pending
+        s.over = self.over
+        s.round = self.round
+        s.turn = self.turn
+        s.events = [dict(e) for e in self.events] if events and self.events else []
+        s.cache = None
+        s.shared = False
+        return s
+
+    def successor(self) -> "State":
+        """The copy `Game.apply` changes: it starts with no events and shares
+        the board (zones, component places, revealed cards) with this state
+        until a statement changes the board (`own_board`); many decisions
+        move no card. Everything else is copied."""
+        s = _new_state(State)
+        s.n = self.n
+        s.zones = self.zones
+        s.loc = self.loc
+        s.revealed = self.revealed
+        s.shared = True
+        s.vars = self.vars[:]
+        s.frames = [[f[0], f[1], f[2].copy(), f[3]] for f in self.frames]
+        s.rng = self.rng
+        s.decisions = self.decisions
+        s.pending = self.pending
+        s.over = self.over
+        s.round = self.round
+        s.turn = self.turn
+        s.events = []
+        s.cache = None
+        return s
+
+    def own_board(self) -> None:
+        """Gives a state from `successor` a board of its own, before a change."""
+        self.zones = list(map(list.copy, self.zones))
+        self.loc = self.loc[:]
+        self.revealed = self.revealed[:]
+        self.shared = False
 
     # -- counters the API exposes --------------------------------------------
     @property
@@ -115,6 +158,9 @@ class State:
 
     def __repr__(self) -> str:
         return f"<State players={self.n} decisions={self.decisions} pending={self.pending} over={self.over}>"
+
+
+_new_state = object.__new__
 
 
 def _plain(v):

@@ -56,12 +56,63 @@ class Machine:
         self.stmts: list = []          # every statement, by sid
         self.described: list = []      # sid -> (IR kind, span, context)
         self.coverage: list | None = None   # sid -> times reached, when measuring
+        self.steps = 0                 # statements run inline since the last decision
         self.action_counts: dict = {}       # action name -> times taken, when measuring
         # zone instance -> the id range of the component type it holds
         self.zone_range = []
         for slot, _ in lay.zone_list:
             first, count = lay.types.get(slot.of, (0, 0))
             self.zone_range.append((first, first + count))
+
+    def prepare(self) -> None:
+        """Marks the 'if' and 'for each' statements whose blocks never
+        suspend, jump, end the game or draw (only plain statements, nested
+        'if' and 'for each'): those run their blocks at once, in a Python loop,
+        instead of pushing frames for `run` to step through. Nothing else
+        differs: the same statements run in the same order on the same
+        local names, and no decision can fall inside such a block, so the
+        frames at every decision are the same."""
+        pure: dict = {}
+
+        def block_pure(bid):
+            if bid not in pure:
+                pure[bid] = False        # (blocks do not nest into themselves)
+                pure[bid] = all(stmt_pure(x) for x in self.blocks[bid].stmts)
+            return pure[bid]
+
+        def stmt_pure(x):
+            if x.chance:         # `opening` stops before a draw, even in a block
+                return False
+            if type(x) in _PLAIN:
+                return True
+            if type(x) is If:
+                return block_pure(x.then) and (x.otherwise is None or block_pure(x.otherwise))
+            if type(x) is ForEach:
+                return block_pure(x.body)
+            return False
+
+        for x in self.stmts:
+            if type(x) is If or type(x) is ForEach:
+                x.inline = stmt_pure(x)
+
+    def exec_block(self, s, bid: int, env: dict) -> None:
+        """Runs a block that never suspends (see `prepare`) to its end."""
+        stmts = self.blocks[bid].stmts
+        f = [bid, 0, env, None]
+        stmt = None
+        try:
+            for stmt in stmts:
+                stmt.run(self, s, f)
+        except (RuleError, TypeError, KeyError, IndexError, ValueError, AttributeError) as e:
+            raise self._failure(e, stmt) from None
+        self.count_steps(len(stmts), stmts)
+
+    def count_steps(self, k: int, stmts) -> None:
+        self.steps += k
+        if self.steps > MAX_STEPS:
+            raise RuleLoop(
+                f"more than {MAX_STEPS} steps without a decision: the rules loop",
+                self.span(stmts[-1].at), hint="check loops and 'go to' for a way out")
 
     def new_block(self, end) -> Block:
         b = Block(len(self.blocks), [], end)
@@ -89,7 +140,7 @@ class Machine:
         else:
             self.enter_phase(s, 0)
         frames, blocks = s.frames, self.blocks
-        steps = 0
+        steps = self.steps = 0
         stmt = None
         try:
             while frames:
@@ -125,18 +176,18 @@ class Machine:
 
     def run(self, s) -> None:
         frames, blocks = s.frames, self.blocks
-        steps = 0
+        steps = self.steps = 0
         stmt = None
         coverage = self.coverage
         try:
             while frames:
                 f = frames[-1]
-                block = blocks[f[0]]
+                stmts = blocks[f[0]].stmts
                 pc = f[1]
-                if pc >= len(block.stmts):
-                    block.end(self, s, f)
+                if pc >= len(stmts):
+                    blocks[f[0]].end(self, s, f)
                     continue
-                stmt = block.stmts[pc]
+                stmt = stmts[pc]
                 if coverage is not None:
                     coverage[stmt.sid] += 1
                 f[1] = pc + 1
@@ -202,6 +253,8 @@ def _flatten(v):
 
 
 def move_components(m, s, cids, dest: int) -> None:
+    if s.shared:
+        s.own_board()
     zones, loc, revealed = s.zones, s.loc, s.revealed
     target = zones[dest]
     low, high = m.zone_range[dest]
@@ -251,6 +304,8 @@ class Shuffle(Stmt):
         self.at, self.zone = at, zone
 
     def run(self, m, s, f):
+        if s.shared:
+            s.own_board()
         s.shuffle(s.zones[self.zone(s, f[2])])
 
 
@@ -261,6 +316,8 @@ class Reveal(Stmt):
         self.at, self.what = at, what
 
     def run(self, m, s, f):
+        if s.shared:
+            s.own_board()
         lay = m.lay
         shown: dict = {}
         for c in _flatten(self.what(s, f[2])):
@@ -353,16 +410,20 @@ class Requires(Stmt):
 # -- control flow ---------------------------------------------------------------
 
 class If(Stmt):
-    __slots__ = ("cond", "then", "otherwise")
+    __slots__ = ("cond", "then", "otherwise", "inline")
 
     def __init__(self, at, cond, then, otherwise):
         self.at, self.cond, self.then, self.otherwise = at, cond, then, otherwise
+        self.inline = False       # see Machine.prepare
 
     def run(self, m, s, f):
         env = f[2]
         target = self.then if self.cond(s, env) else self.otherwise
         if target is not None:
-            s.frames.append([target, 0, dict(env), None])
+            if self.inline and m.coverage is None:
+                m.exec_block(s, target, dict(env))
+            else:
+                s.frames.append([target, 0, dict(env), None])
 
 
 class RepeatTimes(Stmt):
@@ -406,17 +467,35 @@ def make_end_repeat_until(cond):
 
 
 class ForEach(Stmt):
-    __slots__ = ("var", "source", "body")
+    __slots__ = ("var", "source", "body", "inline")
 
     def __init__(self, at, var, source, body):
         self.at, self.var, self.source, self.body = at, var, source, body
+        self.inline = False       # see Machine.prepare
 
     def run(self, m, s, f):
         items = list(self.source(s, f[2]))
         if items:
             env = dict(f[2])
-            env[self.var] = items[0]
-            s.frames.append([self.body, 0, env, [self.var, items, 0]])
+            var = self.var
+            if self.inline and m.coverage is None:
+                # one local env for every pass, as end_for_each keeps it
+                body = self.body
+                stmts = m.blocks[body].stmts
+                frame = [body, 0, env, None]
+                stmt = None
+                try:
+                    for x in items:
+                        env[var] = x
+                        for stmt in stmts:
+                            stmt.run(m, s, frame)
+                except (RuleError, TypeError, KeyError, IndexError, ValueError,
+                        AttributeError) as e:
+                    raise m._failure(e, stmt) from None
+                m.count_steps(len(items) * (len(stmts) + 1), stmts or [self])
+                return
+            env[var] = items[0]
+            s.frames.append([self.body, 0, env, [var, items, 0]])
 
 
 def end_for_each(m, s, f):
@@ -643,14 +722,36 @@ class TakeAction(Stmt):
         s.frames.append([a.body, 0, binding, None])
 
 
+def _decision_actions(memo: dict, player, spec, keys, private) -> list:
+    """[(Action, None)] for the keys of a decision. The actions of plain
+    keys (numbers, words, component classes) are kept by player and key:
+    they are values, and the same few come up all game. (Not yes/no, which
+    equal 1 and 0 as keys but print otherwise, nor tuples, which may hold
+    them.)"""
+    out = []
+    mine = memo.get(player)
+    if mine is None or len(mine) > 10_000:
+        mine = memo[player] = {}
+    for k in keys:
+        if type(k) is int or type(k) is str:
+            a = mine.get(k)
+            if a is None:
+                a = mine[k] = Action(player, spec.name, (k,), private, spec.show)
+        else:
+            a = Action(player, spec.name, (k,), private, spec.show)
+        out.append((a, None))
+    return out
+
+
 class Choose(Stmt):
     """'P chooses NAME: …' inside a flow or an action."""
 
-    __slots__ = ("player", "spec")
+    __slots__ = ("player", "spec", "memo")
     suspends = True
 
     def __init__(self, at, player, spec):
         self.at, self.player, self.spec = at, player, spec
+        self.memo = {}
 
     def run(self, m, s, f):
         s.pending = (self.player(s, f[2]),)
@@ -659,8 +760,7 @@ class Choose(Stmt):
     def options(self, m, s, f, player) -> list:
         p = player
         spec = self.spec
-        out = [(Action(p, spec.name, (k,), False, spec.show), None)
-               for k in spec.keys(s, f[2])]
+        out = _decision_actions(self.memo, p, spec, spec.keys(s, f[2]), False)
         if not out:
             raise RuleStuck(f"P{p} must choose {spec.name} but there is nothing to choose from",
                             m.span(self.at))
@@ -683,18 +783,19 @@ class EachChooses(Stmt):
     until all have chosen. Then NAME is bound to a list indexed by player
     (none for players who did not choose) and the flow goes on."""
 
-    __slots__ = ("player_var", "players", "spec")
+    __slots__ = ("player_var", "players", "spec", "memo")
     suspends = True
 
     def __init__(self, at, player_var, players, spec):
         self.at, self.player_var, self.players, self.spec = at, player_var, players, spec
+        self.memo = {}
 
     def run(self, m, s, f):
         env = f[2]
         picks = env.get(PICKS)
         if picks is None:
             picks = env[PICKS] = {str(p): None for p in self.players(s, env)}
-        waiting = tuple(int(p) for p, v in picks.items() if v is None)
+        waiting = tuple([int(p) for p, v in picks.items() if v is None])
         if waiting:
             s.pending = waiting
             return True
@@ -716,7 +817,7 @@ class EachChooses(Stmt):
         if not keys:
             raise RuleStuck(f"P{player} must choose {spec.name} but there is nothing to choose "
                             f"from", m.span(self.at))
-        return [(Action(player, spec.name, (k,), True, spec.show), None) for k in keys]
+        return _decision_actions(self.memo, player, spec, keys, True)
 
     def resolve(self, m, s, f, action, value) -> None:
         env = f[2]
@@ -736,6 +837,8 @@ class Rotate(Stmt):
         self.at, self.base, self.by = at, base, by
 
     def run(self, m, s, f):
+        if s.shared:
+            s.own_board()
         n, base = s.n, self.base
         k = self.by(s, f[2]) % n
         old = s.zones[base:base + n]
@@ -744,6 +847,10 @@ class Rotate(Stmt):
             s.zones[dest] = old[p]
             for c in old[p]:
                 s.loc[c] = dest
+
+
+# statements that never suspend and push no frame
+_PLAIN = (Move, Deal, Shuffle, Reveal, SetSlot, Let, NewRound, Requires, Rotate)
 
 
 def printer(type_: str, lay: Layout):

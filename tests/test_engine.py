@@ -124,6 +124,27 @@ def test_illegal_and_unknown_actions_leave_the_state_unchanged():
     assert json.dumps(g.state_to_json(s), sort_keys=True) == before
 
 
+def test_no_state_of_a_game_changes_after_it_was_made():
+    """apply shares the board of its input with the result until a
+    statement changes it: every earlier state of a game, and its branches,
+    must stay as they were."""
+    import random
+    root = Path(__file__).resolve().parent.parent / "rulebooks"
+    for name, n in (("festival-of-lights", 4), ("hanamikoji", 2)):
+        g = load_rulebook(root / f"{name}.rules")
+        rng = random.Random(n)
+        s = g.new_game(players=n, seed=3)
+        kept = []
+        while not s.over:
+            kept.append((s, json.dumps(s.to_data(), sort_keys=True)))
+            p = g.to_move(s)[0]
+            actions = g.legal_actions(s, p)
+            g.apply(s, actions[-1])                  # a branch not taken
+            s = g.apply(s, actions[rng.randrange(len(actions))])
+        for old, data in kept:
+            assert json.dumps(old.to_data(), sort_keys=True) == data
+
+
 def test_actions_are_values_with_a_text_form():
     g = game("counter")
     s = g.new_game(players=2, seed=0)
