@@ -21,7 +21,7 @@ from .errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleErro
                      RulebookErrors,
                      SaveError, SaveMismatch, UnknownAction, did_you_mean)
 from .state import State, splitmix64, state_from_data
-from .statements import Action
+from .statements import Action, Actions, Offer
 from . import views
 
 SAVE_FORMAT = "rulebook-save/1"
@@ -164,7 +164,7 @@ class Game:
     def legal_actions(self, state: State, player: int) -> list:
         if state.over or player not in state.pending:
             return []
-        return list(self._bindings(state, player))
+        return Actions(self._bindings(state, player))
 
     def _bindings(self, state: State, player: int) -> dict:
         """{Action: binding} of one player's options (cached on the state)."""
@@ -176,7 +176,10 @@ class Game:
             m = self.program(state.n).machine
             stmt, f = m.current_choice(state)
             try:        # as `running_rules`, without a context manager
-                found = cache[player] = dict(stmt.options(m, state, f, player))
+                found = stmt.options(m, state, f, player)
+                if type(found) is not Offer:
+                    found = Offer(found)
+                cache[player] = found
             except RuleError as e:
                 if e.span is None:
                     e.span = m.span(stmt.at)

@@ -12,6 +12,7 @@ without asking anybody anything stops with ``rule/loop``.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 from .choices import (groups_keys, kinds_keys, many_keys, one_keys, pick_groups, pick_many,
                       pick_one)
@@ -615,6 +616,157 @@ class Action:
         return h
 
 
+class Product:
+    """The options of an action whose parameters are independent: every
+    combination of the parameters' keys (the last one varying fastest), made
+    into an `Action` only when asked for and bound when applied."""
+
+    __slots__ = ("player", "name", "lists", "sets", "private", "show", "size")
+
+    def __init__(self, player, name, lists, private, show):
+        self.player, self.name, self.lists = player, name, lists
+        self.private, self.show = private, show
+        self.sets = None
+        size = 1
+        for keys in lists:
+            size *= len(keys)
+        self.size = size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def at(self, i: int) -> "Action":
+        keys = []
+        for options in reversed(self.lists):
+            i, k = divmod(i, len(options))
+            keys.append(options[k])
+        return Action(self.player, self.name, tuple(reversed(keys)), self.private, self.show)
+
+    def __iter__(self):
+        player, name, private, show = self.player, self.name, self.private, self.show
+        return (Action(player, name, ks, private, show) for ks in itertools.product(*self.lists))
+
+    def holds(self, action) -> bool:
+        args = action.args
+        if action.name != self.name or action.player != self.player or len(args) != len(self.lists):
+            return False
+        if self.sets is None:
+            self.sets = [set(keys) for keys in self.lists]
+        try:
+            return all(k in keys for k, keys in zip(args, self.sets))
+        except TypeError:          # an unhashable key is no legal one
+            return False
+
+
+class Offer:
+    """One player's options at a decision: the actions in a fixed order and
+    what each binds (None: worked out from the action's keys when applied).
+    The actions of a `Product` are made only when listed and recognised by
+    their keys, so hundreds of placements cost almost nothing until a player
+    looks at them."""
+
+    __slots__ = ("parts", "size", "_index")
+
+    def __init__(self, pairs=None):
+        self.parts: list = []       # Products and lists of (action, binding) pairs
+        self.size = 0
+        self._index = None
+        if pairs:
+            self.extend(pairs)
+
+    def extend(self, pairs) -> None:
+        if type(pairs) is not Product and type(pairs) is not list:
+            pairs = list(pairs)
+        if len(pairs):
+            self.parts.append(pairs)
+            self.size += len(pairs)
+
+    def append(self, pair) -> None:
+        self.extend([pair])
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iter__(self):
+        for part in self.parts:
+            if type(part) is Product:
+                yield from part
+            else:
+                for pair in part:
+                    yield pair[0]
+
+    def at(self, i: int) -> "Action":
+        for part in self.parts:
+            n = len(part)
+            if i < n:
+                return part.at(i) if type(part) is Product else part[i][0]
+            i -= n
+        raise IndexError("no such action")
+
+    def get(self, action, default=None):
+        """The binding of a legal action, or `default`."""
+        index = self._index
+        if index is None:
+            index = {}
+            for part in self.parts:
+                if type(part) is not Product:
+                    index.update(part)
+            self._index = index
+        found = index.get(action, _ABSENT)
+        if found is not _ABSENT:
+            return found
+        for part in self.parts:
+            if type(part) is Product and part.holds(action):
+                return None
+        return default
+
+
+class Actions(Sequence):
+    """A player's legal actions as a read-only list (`game.legal_actions`):
+    indexing makes only the action asked for."""
+
+    __slots__ = ("_offer",)
+
+    def __init__(self, offer: Offer):
+        self._offer = offer
+
+    def __len__(self) -> int:
+        return self._offer.size
+
+    def __getitem__(self, i):
+        offer = self._offer
+        n = offer.size
+        if type(i) is int and 0 <= i < n:
+            parts = offer.parts
+            if len(parts) == 1 and type(parts[0]) is list:
+                return parts[0][i][0]
+            return offer.at(i)
+        if isinstance(i, slice):
+            return [self._offer.at(k) for k in range(*i.indices(n))]
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("action index out of range")
+        return self._offer.at(i)
+
+    def __iter__(self):
+        return iter(self._offer)
+
+    def __contains__(self, action) -> bool:
+        return isinstance(action, Action) and self._offer.get(action, _ABSENT) is not _ABSENT
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (Actions, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+_ABSENT = object()
+
+
 class ActionDef:
     """An action of the rulebook. `independent`: no parameter's options read
     another parameter and there is no `requires`, so the options are the
@@ -650,9 +802,7 @@ class ActionDef:
             return [(Action(player, name, (k,), private, show), None)
                     for k in params[0].keys(s, env)]
         if self.independent:
-            lists = [spec.keys(s, env) for spec in params]
-            return [(Action(player, name, ks, private, show), None)
-                    for ks in itertools.product(*lists)]
+            return Product(player, name, [spec.keys(s, env) for spec in params], private, show)
         out = []
         keys: list = []
 
@@ -694,9 +844,9 @@ class TakeAction(Stmt):
         s.pending = (self.player(s, f[2]),)
         return True
 
-    def options(self, m, s, f, player) -> list:
+    def options(self, m, s, f, player) -> Offer:
         p = player
-        out = []
+        out = Offer()
         for a in self.actions:
             out.extend(a.options(s, p, f[2]))
         if self.optional:
