@@ -5,8 +5,8 @@ Usage: python tools/bench.py [RULEBOOK] [--players N] [--games N] [--seed S]
 It drives the engine only through its public API (load_rulebook and the
 games of interpreter.simulate, in this one process), so it measures what
 every tool sees.
-The project's targets: 400 random games/s of Hanamikoji (2 players) and
-500 of Festival of Lights (4 players); the verdict is printed for a target's
+The project's targets: 400 random games/s of Hanamikoji (2 players), 500
+of Festival of Lights (4 players) and 100 of Lanterns (4 players); the verdict is printed for a target's
 rulebook at its player count (the default --players).
 """
 
@@ -22,8 +22,8 @@ from interpreter import load_rulebook  # noqa: E402
 from interpreter.simulate import Plan, simulate  # noqa: E402
 
 # rulebook stem -> random games/s on one core, at the player count of TARGET_PLAYERS
-TARGET_GAMES_PER_SECOND = {"hanamikoji": 400, "festival-of-lights": 500}
-TARGET_PLAYERS = {"hanamikoji": 2, "festival-of-lights": 4}
+TARGET_GAMES_PER_SECOND = {"hanamikoji": 400, "festival-of-lights": 500, "lanterns": 100}
+TARGET_PLAYERS = {"hanamikoji": 2, "festival-of-lights": 4, "lanterns": 4}
 
 
 def main(argv=None) -> int:
