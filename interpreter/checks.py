@@ -531,7 +531,7 @@ class Checker:
         if len(scorings) > 1:
             self.error(DuplicateName, "more than one 'scoring' section", scorings[1]["at"],
                        hint=f"the first is at line {scorings[0]['at'][0]}")
-        out = {"score": None, "tie_break": [], "winners": None}
+        out = {"score": None, "tie_break": [], "winners": None, "public": False}
         if not scorings:
             self.error(InvalidDeclaration, "the rulebook has no 'scoring' section", ast["at"],
                        hint="add 'scoring' with at least 'score = …'")
@@ -541,6 +541,13 @@ class Checker:
             if kind == "score":
                 self.expr(part["expr"], {"p"})
                 out["score"] = part["expr"]
+                if part.get("flag") is not None:
+                    if part["flag"] == "public":
+                        out["public"] = True
+                    else:
+                        self.error(InvalidDeclaration, f"unknown score flag '{part['flag']}'",
+                                   part["flag_at"], hint=did_you_mean(part["flag"], ["public"])
+                                   or "write 'score = …, public' to show the scores to everybody")
             elif kind == "tie_break":
                 for key in part["keys"]:
                     self.expr(key["expr"], {"p"})

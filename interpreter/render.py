@@ -119,7 +119,11 @@ def zones_table(view: dict) -> Optional[Table]:
 
 def component_tables(view: dict) -> list:
     tables = []
+    # pieces laid on a grid show there, with what changes about them
+    on_grid = {z.get("holds") for z in view.get("zones") or () if z.get("grid") is not None}
     for kind, rows in (view.get("components") or {}).items():
+        if kind in on_grid:
+            continue
         names = [row.get("name") for row in rows]
         if not rows or len(set(names)) < len(names):
             # only named pieces get a table of their own;

@@ -265,7 +265,9 @@ class _ToAst(Transformer):
         return _node("scoring", meta, parts=parts)
 
     def score_rule(self, meta, c):
-        return _node("score", meta, expr=c[0])
+        flag = c[1] if len(c) > 1 else None
+        return _node("score", meta, expr=c[0], flag=None if flag is None else str(flag),
+                     flag_at=None if flag is None else _tok_at(flag))
 
     def tie_break_rule(self, meta, keys):
         return _node("tie_break", meta, keys=keys)

@@ -111,7 +111,8 @@ def _zone_view(prog, s, slot, k, viewer, grid_decl=None) -> dict:
     shown = [lay.display[c] for c in contents]
     if not slot.ordered:
         shown = sorted(shown)
-    entry = {"name": slot.name, "owner": owner, "of": entity, "visibility": slot.visibility,
+    entry = {"name": slot.name, "owner": owner, "of": entity, "holds": slot.of,
+             "visibility": slot.visibility,
              "count": len(contents), "cards": shown if visible else None}
     if visible and slot.by is not None:
         entry["groups"] = _groups(prog, s, slot.by, contents)
@@ -137,6 +138,9 @@ def view(game, s, viewer) -> dict:
         elif v.index == "player":
             per_player[v.name] = {f"P{p}": show_value(s.vars[v.base + p], v.type, lay)
                                   for p in range(s.n)}
+    if game.ir["scoring"].get("public"):
+        # the rulebook says the scores are open information (honour on the table)
+        per_player["score"] = dict(zip((f"P{p}" for p in range(s.n)), game.scores(s)))
     components = {}
     for comp in game.ir["components"]:
         if not comp["has"]:

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from interpreter import load_rulebook
 from interpreter.grid import turned
-from interpreter.render import (GridView, TableView, compact_actions, legal_cells,
+from interpreter.render import (GridView, TableView, compact_actions, component_tables, legal_cells,
                                 render_to_text)
 
 WIDTH = 120
@@ -226,3 +226,22 @@ def test_runs_that_do_not_combine_freely_split_by_their_first_argument():
              if not (t == "B" and x == 2)]
     assert compact_actions(three) == [(1, 6, "put A, {(0,0) (1,0) (2,0)}, {0 1}"),
                                       (7, 10, "put B, {(0,0) (1,0)}, {0 1}")]
+
+
+def test_a_public_score_is_in_every_view_and_a_plain_one_in_none():
+    """`score = …, public` (Lanterns' honour lies face up) shows every
+    player's score in every view; without it no view holds a score."""
+    lanterns = load_rulebook("lanterns")
+    s = lanterns.new_game(3, 2)
+    for viewer in (0, 1, None):
+        assert lanterns.view(s, viewer)["player_variables"]["score"] == {"P0": 0, "P1": 0, "P2": 0}
+    hanamikoji = load_rulebook("hanamikoji")
+    h = hanamikoji.new_game(2, 2)
+    assert "score" not in hanamikoji.view(h, 0)["player_variables"]
+
+
+def test_pieces_on_a_grid_get_no_component_table():
+    lanterns = load_rulebook("lanterns")
+    s = lanterns.new_game(2, 1)
+    tables = component_tables(lanterns.view(s, 0))
+    assert all(t.title != "lake_tile" for t in tables)
