@@ -640,6 +640,10 @@ class Checker:
                            hint=did_you_mean(name, self.actions))
         if s["among"] is None and not self.actions:
             self.error(InvalidDeclaration, "no action is declared", s["at"])
+        if s["optional"] and s["if_able"]:
+            self.error(InvalidDeclaration, "'may take an action' is always able: it offers 'pass'",
+                       s["at"], hint="write 'takes an action if able' to skip when nothing is "
+                                     "legal, or 'may take an action' to let the player pass")
 
     def stmt_choose(self, s, scope, ctx):
         self.expr(s["player"], scope)

@@ -281,7 +281,7 @@ class Compiler:
     def s_take_action(self, s, scope):
         names = s["among"] or [a["name"] for a in self.ir["actions"]]
         return st.TakeAction(s["at"], self.player(s["player"], scope, "who takes an action"),
-                             [self.actions[n] for n in names], s["optional"])
+                             [self.actions[n] for n in names], s["optional"], s["if_able"])
 
     def s_choose(self, s, scope):
         spec = self.choice(s["var"], s["choice"], scope)

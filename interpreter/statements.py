@@ -831,29 +831,49 @@ class ActionDef:
 
 
 class TakeAction(Stmt):
-    """'P takes an action' / 'P may take an action [from a, b]'."""
+    """'P takes an action [if able]' / 'P may take an action [from a, b]'.
 
-    __slots__ = ("player", "actions", "optional", "actions_by_name")
+    With `if able` the statement must know whether any action is legal
+    before it stops: it lists the options once and leaves them in the
+    state's option cache (``state.cache``, derived and never saved), where
+    the engine looks first, so they are not listed twice. With none it is
+    no decision and the flow goes on."""
+
+    __slots__ = ("player", "actions", "optional", "if_able", "actions_by_name")
     suspends = True
 
-    def __init__(self, at, player, actions, optional):
+    def __init__(self, at, player, actions, optional, if_able=False):
         self.at, self.player, self.actions, self.optional = at, player, actions, optional
+        self.if_able = if_able
         self.actions_by_name = {a.name: a for a in actions}
 
     def run(self, m, s, f):
-        s.pending = (self.player(s, f[2]),)
+        p = self.player(s, f[2])
+        if self.if_able:
+            offer = self._offer(s, f, p)
+            if not offer.size:
+                return False
+            cache = s.cache
+            if cache is None:
+                cache = s.cache = {}
+            cache[p] = offer
+        s.pending = (p,)
         return True
 
-    def options(self, m, s, f, player) -> Offer:
-        p = player
+    def _offer(self, s, f, p) -> Offer:
         out = Offer()
         for a in self.actions:
             out.extend(a.options(s, p, f[2]))
         if self.optional:
             out.append((Action(p, PASS, ()), PASS))
+        return out
+
+    def options(self, m, s, f, player) -> Offer:
+        out = self._offer(s, f, player)
         if not out:
-            raise RuleStuck(f"P{p} must take an action but none is allowed", m.span(self.at),
-                            hint="use 'may take an action' where passing is possible")
+            raise RuleStuck(f"P{player} must take an action but none is allowed", m.span(self.at),
+                            hint="use 'may take an action' where passing is possible, or "
+                                 "'takes an action if able' to skip")
         return out
 
     def resolve(self, m, s, f, action, binding) -> None:

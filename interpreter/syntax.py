@@ -329,10 +329,15 @@ class _ToAst(Transformer):
         return _node("turn", meta, player=c[0], body=c[1])
 
     def take_action_stmt(self, meta, c):
-        player, verb, names = c[0], c[1], [n for n in c[2:] if n is not None]
+        player, verb, if_able = c[0], c[1], c[2]
+        names = [n for n in c[3:] if n is not None]
         return _node("take_action", meta, player=player, optional=str(verb) != "takes",
+                     if_able=if_able is not None,
                      among=[str(n) for n in names] or None,
                      among_at=[_tok_at(n) for n in names])
+
+    def if_able(self, meta, c):
+        return True
 
     def choose_stmt(self, meta, c):
         return _node("choose", meta, player=c[0], var=str(c[1]), var_at=_tok_at(c[1]),

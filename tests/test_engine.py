@@ -249,3 +249,69 @@ def test_an_unused_define_is_checked_too(tmp_path):
     with pytest.raises(RulebookErrors) as info:
         load_rulebook(path)
     assert [(e.code, e.span.line) for e in info.value.errors] == [("rulebook/type", 22)]
+
+
+# -- takes an action if able --------------------------------------------------------
+
+@pytest.mark.parametrize("players, skips", [(2, (1, 2)), (3, (1, 2, 3))])
+def test_if_able_skips_exactly_the_players_with_nothing_legal(players, skips):
+    g = game("if-able")
+    s = g.new_game(players=players, seed=0)
+    movers = []
+    while g.outcome(s) is None:
+        (p,) = g.to_move(s)
+        assert len(g.legal_actions(s, p)) > 0
+        movers.append(p)
+        s = g.apply(s, g.legal_actions(s, p)[0])
+    # P0 holds 2 chips, P1 1: rounds 1 and 2 for P0, round 1 for P1, no other decision
+    assert movers == [0, 1, 0]
+    assert s.decisions == 3
+    assert g.outcome(s).scores == skips
+
+
+def test_if_able_lists_the_options_once(monkeypatch):
+    from interpreter.statements import ActionDef
+    g = game("if-able")
+    g.new_game(players=2, seed=0)              # compiled, the opening kept
+    calls = []
+    listed = ActionDef.options
+    monkeypatch.setattr(ActionDef, "options",
+                        lambda self, *args: calls.append(self.name) or listed(self, *args))
+    s = g.new_game(players=2, seed=0)
+    assert calls == ["play", "overflow"]        # while the flow ran, to see whether P0 is able
+    assert names(g.legal_actions(s, 0)) == ["play 1"]
+    assert calls == ["play", "overflow"]        # not again: the engine found them in the cache
+    assert s.cache is not None and 0 in s.cache
+
+
+def test_without_if_able_a_player_with_nothing_legal_is_rule_stuck(tmp_path):
+    text = (HERE / "if-able.rules").read_text(encoding="utf-8")
+    path = tmp_path / "stuck.rules"
+    path.write_text(text.replace("takes an action if able", "takes an action"), encoding="utf-8")
+    g = load_rulebook(path)
+    s = g.new_game(players=2, seed=0)
+    for p in (0, 1, 0):
+        s = g.apply(s, g.legal_actions(s, p)[0])
+    assert g.to_move(s) == (1,)
+    with pytest.raises(RuleError) as err:
+        g.legal_actions(s, 1)
+    assert err.value.code == "rule/stuck"
+    assert (err.value.span.line, err.value.span.column) == (28, 9)
+
+
+def test_if_able_saves_round_trip_mid_game():
+    g = game("if-able")
+    s = g.new_game(players=3, seed=4)
+    s = g.apply(s, g.legal_actions(s, 0)[0])
+    data = json.loads(json.dumps(g.state_to_json(s)))
+    assert "cache" not in json.dumps(data)
+    t = g.state_from_json(data)
+    assert t == s and t.cache is None
+    assert names(g.legal_actions(t, 1)) == names(g.legal_actions(s, 1))
+    s, t = g.apply(s, g.legal_actions(s, 1)[0]), g.apply(t, g.legal_actions(t, 1)[0])
+    assert s == t
+    # the next decision is P0's round 2: P2 (no chips) was skipped in between
+    assert g.to_move(t) == (0,)
+    u = g.state_from_json(json.loads(json.dumps(g.state_to_json(t))))
+    s, u = g.apply(s, g.legal_actions(s, 0)[0]), g.apply(u, g.legal_actions(u, 0)[0])
+    assert s == u and g.outcome(s) == g.outcome(u) and g.outcome(s) is not None
