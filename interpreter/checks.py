@@ -29,6 +29,7 @@ ZONE_FLAGS = {"public", "owner", "hidden", "ordered"}
 VALUE_TYPES = {"number", "bool", "player", "symbol", "cell", "any"}   # 'any' is not checked
 LIMIT_SCOPES = {"turn", "round", "game"}
 RESERVED_COLUMNS = {"copies"}
+OWNER = "owner"        # the built-in attribute of a component set 'of each player'
 
 
 def _parameters(k: int) -> str:
@@ -236,9 +237,14 @@ class Checker:
 
     def _declare_component(self, comp):
         name = comp["name"]
+        of_each, of_each_at = comp.pop("of_each", None), comp.pop("of_each_at", None)
         if not self.declare(name, "component_type", comp["name_at"]):
             return
+        if of_each is not None and of_each != "player":
+            self.error(InvalidDeclaration, f"a component set is one per player, not per '{of_each}'",
+                       of_each_at, hint=f"write 'component {name} of each player'")
         rows = comp.pop("rows")
+        column_at = {}      # a table's column -> where its header cell is
         if comp["source"] is not None:
             src = comp["source"]
             if rows:
@@ -289,6 +295,7 @@ class Checker:
                         columns.append("?")
                     else:
                         columns.append(cell["value"])
+                        column_at.setdefault(cell["value"], cell["at"])
                 comp["columns"] = columns
                 comp["rows"] = []
                 for row in rows[1:]:
@@ -305,6 +312,8 @@ class Checker:
             self.attributes.add(h["name"])
             self.has_attributes.add(h["name"])
             self._check_type(h["type"], h["type_at"])
+        if comp["per_player"]:
+            self._check_per_player_set(comp, column_at)
         self.components[name] = comp
         if "name" in comp["columns"]:
             for row in comp["rows"]:
@@ -323,6 +332,36 @@ class Checker:
                     self.globals.setdefault(inst, "component")
                     if "file" not in row:
                         self.declared_at[inst] = cell["at"]
+
+    def _check_per_player_set(self, comp, column_at):
+        """`component T of each player`: every piece exists once per player
+        and has the built-in attribute `owner`, so the set may declare no
+        `owner` of its own, and no piece of it may have a name (a name is
+        one piece, the set has one per player)."""
+        name = comp["name"]
+        self.attributes.add(OWNER)
+        for col, what in ((OWNER, "has the attribute 'owner' already"),
+                          ("name", "cannot have a 'name' column")):
+            if col not in comp["columns"]:
+                continue
+            # a record without the key reads it as none (at the record): not there
+            row = next((r for r in comp["rows"] if r["cells"].get(col, {}).get("node", "none")
+                        != "none"), None)
+            if col in column_at or row is None:
+                at, file = column_at.get(col, comp["name_at"]), None
+            else:
+                at, file = row["cells"][col]["at"], self.data_file(row.get("file"))
+            cls = DuplicateName if col == OWNER else InvalidDeclaration
+            hint = ("every piece of a set 'of each player' has its player as 'owner'"
+                    if col == OWNER else
+                    "a name denotes one piece, and each player has one: drop the name "
+                    "column, or declare the named pieces as a type of their own")
+            self.error(cls, f"component '{name}' of each player {what}", at, hint=hint, file=file)
+        for h in comp["has"]:
+            if h["name"] == OWNER:
+                self.error(DuplicateName, f"component '{name}' of each player has the attribute "
+                           "'owner' already", h["at"],
+                           hint="every piece of a set 'of each player' has its player as 'owner'")
 
     def _resolve_component_cells(self, comp):
         """Words in tables and data records (and in their lists) that name a
@@ -414,7 +453,7 @@ class Checker:
         if zone["by"] is not None and zone["of"] in self.components:
             comp = self.components[zone["of"]]
             known = {c for c in comp.get("columns", []) if c != "copies"} | \
-                {h["name"] for h in comp["has"]}
+                {h["name"] for h in comp["has"]} | ({OWNER} if comp["per_player"] else set())
             if zone["by"] not in known and zone["by"] not in self._one_card_defines:
                 self.error(UnknownName, f"a {zone['of']} has no attribute '{zone['by']}' to group by",
                            zone["by_at"], hint=did_you_mean(zone["by"], known) or

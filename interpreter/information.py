@@ -7,7 +7,8 @@ hidden zones reduced to their sizes (plus cards the rules revealed), the
 hidden cards pooled as one sorted list of ids (their multiset is public: it
 is everything not in sight), the random generator dropped, and flow locals
 that point at hidden cards masked. `sample_state` deals the pooled cards
-back into the hidden zones at random (within each component type) and gives
+back into the hidden zones at random (within each component type, and each
+owner's set of a type `of each player`: the backs show them) and gives
 the state a fresh generator, so future chance is unknown too.
 
 Because the pool is sorted, permuting the hidden cards of a state leaves the
@@ -45,7 +46,7 @@ def information_state(game, s: State, viewer) -> dict:
             types: dict = {}
             for c in contents:
                 if not s.revealed[c]:
-                    types[lay.type_of[c]] = types.get(lay.type_of[c], 0) + 1
+                    types[lay.back[c]] = types.get(lay.back[c], 0) + 1
             zones.append({"count": len(contents), "known": known, "types": types})
             pool.extend(c for c in contents if not s.revealed[c])
     hidden = set(pool)
@@ -103,7 +104,7 @@ def sample_state(game, info: dict, rng: random.Random) -> State:
     lay = game.program(n).lay
     by_type: dict = {}
     for c in info["pool"]:
-        by_type.setdefault(lay.type_of[c], []).append(c)
+        by_type.setdefault(lay.back[c], []).append(c)
     for cards in by_type.values():
         rng.shuffle(cards)
     zones = []

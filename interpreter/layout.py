@@ -5,7 +5,10 @@ The IR says what exists; the layout numbers it for a game of N players, so
 the compiled program reads a zone as ``state.zones[i]`` and a per-player
 variable as ``state.vars[base + p]``. Components are numbered in the order
 the rulebook lists them; identical components (same type and attributes)
-share a *class*, the unit by which choices are told apart.
+share a *class*, the unit by which choices are told apart. A component set
+`of each player` is numbered once per player of this game, and its `owner`
+is an attribute like the others: two players' equal pieces are different
+classes, one player's are one.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from dataclasses import dataclass, field
 # Types the compiler tracks for values (used for dedup keys and printing).
 NUMBER, BOOL, SYMBOL, PLAYER, NONE, ANY = "number", "bool", "symbol", "player", "none", "any"
 CELL = "cell"      # a square of a grid: see interpreter/grid.py
+OWNER = "owner"    # the static attribute of a component set 'of each player'
 _UNKNOWN_LIST = "list:none"     # while columns are typed: a list with no item of a known kind
 
 
@@ -61,6 +65,9 @@ class Layout:
     n: int
     types: dict = field(default_factory=dict)        # type -> (first cid, count)
     type_of: list = field(default_factory=list)      # cid -> type
+    # cid -> what its back shows face down: the type, and for a set 'of each
+    # player' the owner too (everybody sees whose piece it is)
+    back: list = field(default_factory=list)
     display: list = field(default_factory=list)      # cid -> text
     ckey: list = field(default_factory=list)         # cid -> class id
     class_display: list = field(default_factory=list)
@@ -101,16 +108,22 @@ def build_layout(ir: dict, n: int) -> Layout:
     raw_rows = []
     for comp in ir["components"]:
         first = len(lay.type_of)
-        for row in comp["rows"]:
-            cells = row["cells"]
-            copies = cells["copies"]["value"] if "copies" in cells else 1
-            attrs = {k: c for k, c in cells.items() if k != "copies"}
-            for _ in range(copies):
-                cid = len(lay.type_of)
-                lay.type_of.append(comp["name"])
-                raw_rows.append(attrs)
-                if "name" in attrs and attrs["name"]["node"] == "symbol":
-                    lay.instances.setdefault(attrs["name"]["value"], cid)
+        # a set 'of each player' is the table once per player, player by player
+        owners = range(n) if comp.get("per_player") else (None,)
+        for owner in owners:
+            for row in comp["rows"]:
+                cells = row["cells"]
+                copies = cells["copies"]["value"] if "copies" in cells else 1
+                attrs = {k: c for k, c in cells.items() if k != "copies"}
+                if owner is not None:
+                    attrs[OWNER] = {"node": PLAYER, "value": owner}
+                for _ in range(copies):
+                    cid = len(lay.type_of)
+                    lay.type_of.append(comp["name"])
+                    lay.back.append(comp["name"] if owner is None else f"{comp['name']}/P{owner}")
+                    raw_rows.append(attrs)
+                    if "name" in attrs and attrs["name"]["node"] == "symbol":
+                        lay.instances.setdefault(attrs["name"]["value"], cid)
         lay.types[comp["name"]] = (first, len(lay.type_of) - first)
     # static attributes, with references resolved to component ids
     ncomp = len(lay.type_of)
@@ -190,7 +203,7 @@ def _cell_type(cell, lay):
             return _UNKNOWN_LIST
         return list_of(items.pop() if len(items) == 1 else ANY)
     return {"number": NUMBER, "symbol": SYMBOL, "string": SYMBOL, "bool": BOOL,
-            "none": NONE}.get(kind, ANY)
+            "none": NONE, PLAYER: PLAYER}.get(kind, ANY)
 
 
 def _join(old: str | None, new: str) -> str:
@@ -214,7 +227,8 @@ def _display(cid, attrs, lay) -> str:
         if key in attrs:
             return _show(lay.static[key][cid], attrs[key], lay)
     for key, cell in attrs.items():
-        return _show(lay.static[key][cid], cell, lay)
+        if cell["node"] != PLAYER:      # a set's owner: two players' pieces print alike
+            return _show(lay.static[key][cid], cell, lay)
     return f"{lay.type_of[cid]}#{cid}"
 
 

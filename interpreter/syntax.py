@@ -160,11 +160,15 @@ class _ToAst(Transformer):
                      name_at=_tok_at(c[0]))
 
     def component_decl(self, meta, c):
-        name, source, parts = c[0], c[1], c[2:]
+        name, owner, source, parts = c[0], c[1], c[2], c[3:]
         rows = [p for p in parts if p["node"] == "row"]
         has = [p for p in parts if p["node"] == "has"]
         return _node("component", meta, name=str(name), name_at=_tok_at(name),
-                     source=source, rows=rows, has=has)
+                     per_player=owner is not None, source=source, rows=rows, has=has,
+                     **({"of_each": str(owner), "of_each_at": _tok_at(owner)} if owner else {}))
+
+    def component_owner(self, meta, c):
+        return c[0]
 
     def component_source(self, meta, c):
         if c[1] is None:

@@ -149,7 +149,8 @@ def view(game, s, viewer) -> dict:
         rows = []
         for cid in range(first, first + count):
             row = {"name": lay.display[cid]}
-            for col in comp["columns"]:
+            columns = comp["columns"] + (["owner"] if comp.get("per_player") else [])
+            for col in columns:
                 if col not in ("copies", "name"):
                     row[col] = show_value(lay.static[col][cid], lay.static_type.get(col, "any"), lay)
             for h in comp["has"]:

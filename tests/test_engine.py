@@ -251,6 +251,48 @@ def test_an_unused_define_is_checked_too(tmp_path):
     assert [(e.code, e.span.line) for e in info.value.errors] == [("rulebook/type", 22)]
 
 
+# -- component sets of each player ------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_set_of_each_player_is_made_once_per_player(players):
+    g = game("sets")
+    lay = g.program(players).lay
+    assert lay.types["pawn"] == (0, 3 * players)
+    assert lay.static["owner"] == [p for p in range(players) for _ in range(3)]
+    assert lay.display == ["blue", "red", "red"] * players      # the record's, not the owner's
+    # classes: a player's two reds are one, two players' reds are two
+    assert len(set(lay.ckey)) == 2 * players
+    for p in range(players):
+        blue, red1, red2 = lay.ckey[3 * p:3 * p + 3]
+        assert red1 == red2 != blue
+    s = g.new_game(players=players, seed=0)
+    assert names(g.legal_actions(s, 0)) == ["give red"]         # two reds in hand: one option
+    for p in range(players):
+        s = g.apply(s, g.legal_actions(s, p)[0])
+    keep = g.legal_actions(s, 0)                                # one red of every player
+    assert names(keep) == ["keep red"] * players
+    assert len(set(keep)) == players
+    pool = {z["name"]: z for z in g.view(s, 0)["zones"]}["pool"]
+    assert [group[0] for group in pool["groups"]] == [f"P{p}" for p in range(players)]
+    s = g.apply(s, keep[players - 1])                           # the last player's red
+    assert g.outcome(s).scores[0] == 1
+
+
+def test_sampled_states_keep_each_players_pieces_apart():
+    import random
+    from interpreter.information import information_state, sample_state
+    g = game("sets")
+    s = g.new_game(players=3, seed=0)
+    lay = g.program(3).lay
+    info = information_state(g, s, 0)
+    rng = random.Random(1)
+    for _ in range(20):
+        t = sample_state(g, info, rng)
+        for i, (slot, k) in enumerate(lay.zone_list):
+            if slot.name in ("pile", "hand"):
+                assert {lay.static["owner"][c] for c in t.zones[i]} == {k}
+
+
 # -- takes an action if able --------------------------------------------------------
 
 @pytest.mark.parametrize("players, skips", [(2, (1, 2)), (3, (1, 2, 3))])
