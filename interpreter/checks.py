@@ -460,6 +460,8 @@ class Checker:
                            "name an attribute, or a define of one card")
         if zone.get("grid") is not None and zone["of"] in self.components:
             self._check_zone_grid(zone, self.components[zone["of"]])
+        if zone.get("hex_x") is not None and zone["of"] in self.components:
+            self._check_zone_hexes(zone, self.components[zone["of"]])
         vis = [f for f, _ in vis]
         zone["visibility"] = vis[0] if vis else "public"
         zone["ordered"] = "ordered" in zone["flags"]
@@ -500,6 +502,34 @@ class Checker:
             self.error(WrongArity, f"define '{sides}' takes {_parameters(self._define_params[sides])}; "
                        f"'sides by' needs two (the piece, a direction 0-3)", at,
                        hint=f"write 'define {sides}(t, d) = …', what t shows towards direction d")
+
+    def _check_zone_hexes(self, zone, comp):
+        """`hexes at X, Y[, shade by NAME]`: only how the zone is drawn. Each
+        name is an attribute of the zone's pieces or a define of one piece;
+        the column and row are whole numbers."""
+        of = zone["of"]
+        has = {h["name"]: h["type"] for h in comp["has"]}
+        columns = {c for c in comp.get("columns", []) if c not in RESERVED_COLUMNS}
+        for key, role in (("hex_x", "column"), ("hex_y", "row"), ("shade", "shade")):
+            name, at = zone[key], zone[key + "_at"]
+            if name is None:
+                continue
+            what = "'shade by'" if key == "shade" else "'hexes at'"
+            if name in has:
+                if key != "shade" and has[name] not in ("number", "any"):
+                    self.error(WrongType, f"'{name}' of a {of} is a {has[name]}, not a number", at,
+                               hint=f"a hex's {role} is a whole number")
+            elif name in columns:
+                continue
+            elif name in self._define_params:
+                if self._define_params[name] != 1:
+                    self.error(WrongArity, f"define '{name}' takes {_parameters(self._define_params[name])}; "
+                               f"{what} needs one (the piece)", at,
+                               hint=f"write 'define {name}(h) = …', the {role} of h")
+            elif self.attributes_known:
+                known = columns | set(has) | self._one_card_defines
+                self.error(UnknownName, f"a {of} has no attribute '{name}' for its {role} on a hex map", at,
+                           hint=did_you_mean(name, known) or "name an attribute, or a define of one piece")
 
     def _check_index(self, decl):
         idx = decl["index"]

@@ -107,7 +107,10 @@ def zones_table(view: dict) -> Optional[Table]:
     if not zones:
         return None
     table = _table("Zones", ("zone", "owner", "cards"))
+    drawn, _ = on_maps(view)
     for zone in zones:
+        if zone.get("name") in drawn:
+            continue    # drawn on a hex map instead
         name = str(zone.get("name", ""))
         if zone.get("of") is not None:
             name = f"{name}({value_text(zone['of'])})"
@@ -121,6 +124,7 @@ def component_tables(view: dict) -> list:
     tables = []
     # pieces laid on a grid show there, with what changes about them
     on_grid = {z.get("holds") for z in view.get("zones") or () if z.get("grid") is not None}
+    on_grid |= on_maps(view)[1]
     for kind, rows in (view.get("components") or {}).items():
         if kind in on_grid:
             continue
@@ -310,9 +314,7 @@ def _mark_style(value: str) -> Style:
     colour = _colour(value) if value.replace("_", "").isalpha() else None
     if colour is None:
         return Style(bold=True)
-    r, g, b = colour.get_truecolor()
-    light = 0.299 * r + 0.587 * g + 0.114 * b > 110
-    return Style(bgcolor=colour, color=DARK if light else "bright_white", bold=True)
+    return _on(colour, bold=True)
 
 
 def _mark_width(values: Iterable[str]) -> int:
@@ -411,6 +413,185 @@ def grid_sections(view: dict, actions: Sequence[str]) -> list:
     return out
 
 
+# -- hex maps ----------------------------------------------------------------------
+SEAT_COLOURS = (1, 4, 2, 3, 5, 6)   # the terminal's standard colours, seat P0 first
+SHADES = ("grey35", "dark_cyan", "dark_khaki", "medium_purple4", "dark_sea_green4", "orchid4")
+HEX_WIDTH = (3, 8)    # the fewest and the most characters inside a hex
+ELLIPSIS = "…"
+
+
+def seat_style(owner) -> Style:
+    """A seat's pieces on its colour — standard colours 1, 4, 2, 3, … for P0,
+    P1, P2, P3, … — as the background, so a piece stays readable on a hex
+    of its colour."""
+    if not isinstance(owner, int) or isinstance(owner, bool):
+        return Style(bold=True)
+    return _on(Color.parse(f"color({SEAT_COLOURS[owner % len(SEAT_COLOURS)]})"), bold=True)
+
+
+def _on(colour: Color, bold: bool = False) -> Style:
+    """`colour` as a background, with dark or light letters as fits it."""
+    r, g, b = colour.get_truecolor()
+    light = 0.299 * r + 0.587 * g + 0.114 * b > 110
+    return Style(bgcolor=colour, color=DARK if light else "bright_white", bold=bold)
+
+
+def legal_names(actions: Sequence[str]) -> set:
+    """Every argument of the legal actions, as text: a hex so named is one a
+    legal action names."""
+    return {arg for t in actions for arg in _split(t)[1]}
+
+
+def _fit(text: Text, width: int) -> Text:
+    """The text in `width` cells: a single word keeps its end ('samur…2a'),
+    several words are cut ('ka mb…')."""
+    if text.cell_len <= width:
+        return text
+    plain = text.plain
+    if " " not in plain and width >= 5:
+        return text[:width - 3] + Text(ELLIPSIS) + text[len(plain) - 2:]
+    return text[:width - 1] + Text(ELLIPSIS)
+
+
+@dataclass
+class HexView:
+    """A zone laid out as a hex map (a view zone's `hexes`): flat-topped hexes
+    in columns, odd columns half a hex lower (odd-q), each hex two lines
+    between shared `/` and `\\` edges — its name, then what lies on it (pieces
+    in their owner's colour; a zone that ever holds several pieces on one hex
+    as initials, 'BRC'; a hidden one as its count, '(2)'), on its shade. A hex
+    that a legal action names is marked `*`. Wider than the screen, it is
+    drawn in bands of columns."""
+
+    hexes: Sequence[dict]
+    legal: set = field(default_factory=set)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if not self.hexes:
+            yield Text("empty")
+            return
+        self.at = {(h["x"], h["y"]): h for h in self.hexes}
+        initials = {hold["zone"] for h in self.hexes for hold in h.get("holds") or ()
+                    if len(hold.get("pieces") or ()) > 1}
+        self.contents = {spot: self._contents(h, initials) for spot, h in self.at.items()}
+        shades = sorted({h["shade"] for h in self.hexes if h.get("shade") is not None})
+        self.palette = {v: SHADES[i % len(SHADES)] for i, v in enumerate(shades)}
+        self.initial = _mark_width(shades) if shades else 0
+        needed = max(max(len(self._name(h)) for h in self.hexes),
+                     max(t.cell_len for t in self.contents.values()))
+        self.width = min(max(needed, HEX_WIDTH[0]), HEX_WIDTH[1])
+        xs = list(range(min(x for x, _ in self.at), max(x for x, _ in self.at) + 1))
+        self.gutter = max(len(str(y)) for _, y in self.at) + 1
+        fits = max(1, (options.max_width - self.gutter - 1) // (self.width + 1))
+        per_band = math.ceil(len(xs) / math.ceil(len(xs) / fits))   # bands of even width
+        for start in range(0, len(xs), per_band):
+            if start:
+                yield Text("")
+            yield from self._band(xs[start:start + per_band])
+
+    def _name(self, h: dict) -> str:
+        return ("*" if h["piece"] in self.legal else "") + h["piece"]
+
+    def _contents(self, h: dict, initials: set) -> Text:
+        out = Text()
+        for hold in h.get("holds") or ():
+            pieces = hold.get("pieces")
+            if pieces is None:
+                part = Text(f"({hold['count']})") if hold.get("count") else Text()
+            else:
+                owners = hold.get("owners") or [None] * len(pieces)
+                sep = "" if hold["zone"] in initials else " "
+                part = Text(sep).join(
+                    Text(p[:1].upper() if not sep else p, style=seat_style(o))
+                    for p, o in zip(pieces, owners))
+            if part.plain:
+                out += Text(" ") + part if out.plain else part
+        return out
+
+    def _style(self, h: dict) -> Style:
+        shade = h.get("shade")
+        if shade is None:
+            return Style()
+        colour = _colour(shade) if shade.replace("_", "").isalpha() else None
+        return _on(colour or Color.parse(self.palette[shade]))
+
+    def _inner(self, h: dict, part: int) -> Text:
+        w = self.width
+        if part == 0:
+            text = Text(self._name(h), style="bold")
+        else:
+            text = self.contents[(h["x"], h["y"])]
+            if not text.plain and h.get("shade") is not None:
+                text = Text(h["shade"][:self.initial], style="dim")    # an empty hex says what it is
+        text = _fit(text.copy(), w)
+        left = (w - text.cell_len) // 2
+        cell = Text(" " * left, style=self._style(h))    # the shade under the pieces' colours
+        cell.append_text(text)
+        cell.append(" " * (w - left - text.cell_len))
+        return cell
+
+    def _hex_on(self, x: int, line: int):
+        """(hex or None, part) on a text line of column x: part 0 its name, 1 its contents."""
+        row, part = divmod(line - x % 2, 2)
+        if 0 <= row < len(self.ys):
+            return self.at.get((x, self.ys[row])), part
+        return None, part
+
+    def _band(self, xs):
+        rows = [y for x, y in self.at if x in xs]
+        self.ys = list(range(min(rows), max(rows) + 1))    # the rows this band holds
+        head = Text(" " * self.gutter, no_wrap=True, overflow="crop", style="dim")
+        for x in xs:
+            head.append(" " + str(x).center(self.width))
+        yield head
+        for line in range(2 * len(self.ys) + 1):
+            row, odd = divmod(line, 2)
+            label = str(self.ys[row]) if not odd and row < len(self.ys) else ""
+            out = Text(no_wrap=True, overflow="crop")
+            out.append(label.rjust(self.gutter - 1) + " ", style="dim")
+            before = None
+            for x in xs:
+                h, part = self._hex_on(x, line)
+                edge = "/" if part == 0 else "\\"
+                out.append(edge if h is not None or before is not None else " ", style="dim")
+                out.append_text(self._inner(h, part) if h is not None else Text(" " * self.width))
+                before = h
+            if before is not None:
+                out.append("\\" if self._hex_on(xs[-1], line)[1] == 0 else "/", style="dim")
+            if out.plain[self.gutter:].strip():
+                yield out
+
+
+def hex_sections(view: dict, actions: Sequence[str]) -> list:
+    """A titled HexView for each zone of the view laid out as hexes."""
+    legal = legal_names(actions)
+    out = []
+    for zone in view.get("zones") or []:
+        if zone.get("hexes") is None:
+            continue
+        name = str(zone.get("name", ""))
+        if zone.get("of") is not None:
+            name = f"{name}({value_text(zone['of'])})"
+        marked = legal & {h["piece"] for h in zone["hexes"]}
+        note = " · odd columns half a hex lower" + \
+            (" · '*': a legal action names that hex" if marked else "")
+        out.append(Group(Text(name, style="bold") + Text(note, style="dim"),
+                         HexView(zone["hexes"], marked)))
+    return out
+
+
+def on_maps(view: dict) -> tuple:
+    """(the zones drawn on a hex map or whose pieces show on one, the piece
+    types laid out on a map): the zone and component tables leave them out."""
+    zones, kinds = set(), set()
+    for zone in view.get("zones") or ():
+        if zone.get("hexes") is not None:
+            zones.add(zone.get("name"))
+            kinds.add(zone.get("holds"))
+            zones.update(hold["zone"] for h in zone["hexes"] for hold in h.get("holds") or ())
+    return zones, kinds
+
+
 @dataclass
 class TableView:
     """Everything on the table for one viewer, plus the numbered legal actions."""
@@ -427,7 +608,9 @@ class TableView:
         if tables:
             # Side by side where the width allows: a whole table on one screen.
             parts.append(Columns(tables, padding=(0, 4)))
-        parts += grid_sections(self.view, self.actions or self.view.get("actions") or ())
+        actions = self.actions or self.view.get("actions") or ()
+        parts += grid_sections(self.view, actions)
+        parts += hex_sections(self.view, actions)
         parts += [t for t in (used_text(self.view), pending_text(self.view)) if t is not None]
         if self.actions:
             parts.append(actions_list(self.actions, self.forms))

@@ -190,14 +190,17 @@ class _ToAst(Transformer):
         return _node("row", meta, cells=cells)
 
     def zone_decl(self, meta, c):
-        name, index, kind, flags, by, grid = c[0], c[1], c[2], c[3:-2], c[-2], c[-1]
-        grid = grid or {"grid": None, "grid_at": None, "sides": None, "sides_at": None}
+        name, index, kind, flags, by, layout = c[0], c[1], c[2], c[3:-2], c[-2], c[-1] or {}
+        grid = {"grid": None, "grid_at": None, "sides": None, "sides_at": None}
+        hexes = {"hex_x": None, "hex_x_at": None, "hex_y": None, "hex_y_at": None,
+                 "shade": None, "shade_at": None}
+        (grid if "grid" in layout else hexes).update(layout)
         return _node("zone", meta, name=str(name), name_at=_tok_at(name),
                      index=_name(index), index_at=_tok_at(index) if index else None,
                      of=str(kind), of_at=_tok_at(kind),
                      flags=[str(f) for f in flags],
                      flags_at=[_tok_at(f) for f in flags],
-                     by=_name(by), by_at=_tok_at(by) if by else None, **grid)
+                     by=_name(by), by_at=_tok_at(by) if by else None, **grid, **hexes)
 
     def zone_index(self, meta, c):
         return c[0]
@@ -207,6 +210,12 @@ class _ToAst(Transformer):
         cell, sides = c
         return {"grid": str(cell), "grid_at": _tok_at(cell),
                 "sides": _name(sides), "sides_at": _tok_at(sides) if sides else None}
+
+    def zone_hexes(self, meta, c):
+        # folded into its 'zone' node, like zone_grid
+        x, y, shade = c
+        return {"hex_x": str(x), "hex_x_at": _tok_at(x), "hex_y": str(y), "hex_y_at": _tok_at(y),
+                "shade": _name(shade), "shade_at": _tok_at(shade) if shade else None}
 
     def variable_decl(self, meta, c):
         name, index, type_, default = c

@@ -88,6 +88,79 @@ def _grid(prog, s, decl, contents) -> list:
     return out
 
 
+def _hexes(prog, s, decl, contents, viewer) -> list:
+    """The pieces of a zone declared `hexes at X, Y[, shade by NAME]`:
+    [{piece, x, y, shade?, owner?, holds}], top row first, west to east. A
+    piece's `holds` lists its zones `of each` its type, each as much as the
+    viewer may see: the pieces (and their owners), or only how many."""
+    lay = prog.lay
+    x_of, _ = _attribute_of(prog, s, decl["hex_x"])
+    y_of, _ = _attribute_of(prog, s, decl["hex_y"])
+    shade_of = _attribute_of(prog, s, decl["shade"]) if decl.get("shade") else None
+    owner_of = _owner_of(prog, s)
+    out = []
+    for c in contents:
+        x, y = x_of(c), y_of(c)
+        if not (_whole(x) and _whole(y)):
+            continue
+        entry = {"piece": lay.display[c], "x": x, "y": y}
+        if shade_of is not None:
+            value_of, kind = shade_of
+            shade = show_value(value_of(c), kind, lay)
+            if shade is not None:
+                entry["shade"] = shade if isinstance(shade, str) else _plain(shade)
+        if owner_of(c) is not None:
+            entry["owner"] = owner_of(c)
+        entry["holds"] = _holds(prog, s, c, viewer, owner_of)
+        out.append(entry)
+    out.sort(key=lambda e: (e["y"], e["x"]))
+    return out
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _owner_of(prog, s):
+    """owner(piece): the seat in its `owner` attribute (a table column or a
+    `has` value), or None."""
+    lay = prog.lay
+    has, static = lay.has.get("owner"), lay.static.get("owner")
+
+    def owner(c):
+        value = s.vars[has[c]] if has is not None and has[c] >= 0 else \
+            static[c] if static is not None else None
+        return value if _whole(value) else None
+    return owner
+
+
+def _holds(prog, s, c, viewer, owner_of) -> list:
+    """What lies in each zone `of each` the piece's type at piece c."""
+    lay = prog.lay
+    kind = lay.type_of[c]
+    k = c - lay.types[kind][0]
+    out = []
+    for slot in lay.zones.values():
+        if slot.index != kind:
+            continue
+        inside = s.zones[slot.base + k]
+        # an `of each TYPE` zone has no owner: public, or hidden (or owner-only: seen by nobody)
+        entry = {"zone": slot.name, "count": len(inside)}
+        if slot.visibility == "public":
+            shown = inside if slot.ordered else sorted(inside, key=lambda p: lay.display[p])
+            entry["pieces"] = [lay.display[p] for p in shown]
+            owners = [owner_of(p) for p in shown]
+            if any(o is not None for o in owners):
+                entry["owners"] = owners
+        else:
+            entry["pieces"] = None
+            revealed = sorted(lay.display[p] for p in inside if s.revealed[p])
+            if revealed:
+                entry["revealed"] = revealed
+        out.append(entry)
+    return out
+
+
 def _plain(value) -> str:
     """A side's value as display text, whatever its kind."""
     if value is None:
@@ -99,7 +172,7 @@ def _plain(value) -> str:
     return str(value)
 
 
-def _zone_view(prog, s, slot, k, viewer, grid_decl=None) -> dict:
+def _zone_view(prog, s, slot, k, viewer, grid_decl=None, hex_decl=None) -> dict:
     lay = prog.lay
     contents = s.zones[slot.base + k]
     owner = k if slot.index == "player" else None
@@ -118,6 +191,8 @@ def _zone_view(prog, s, slot, k, viewer, grid_decl=None) -> dict:
         entry["groups"] = _groups(prog, s, slot.by, contents)
     if visible and grid_decl is not None:
         entry["grid"] = _grid(prog, s, grid_decl, contents)
+    if visible and hex_decl is not None:
+        entry["hexes"] = _hexes(prog, s, hex_decl, contents, viewer)
     if not visible:
         revealed = [lay.display[c] for c in contents if s.revealed[c]]
         if revealed:
@@ -129,7 +204,8 @@ def view(game, s, viewer) -> dict:
     prog = game.program(s.n)
     lay = prog.lay
     grids = {z["name"]: z for z in game.ir["zones"] if z.get("grid")}
-    zones = [_zone_view(prog, s, slot, k, viewer, grids.get(slot.name))
+    hexes = {z["name"]: z for z in game.ir["zones"] if z.get("hex_x")}
+    zones = [_zone_view(prog, s, slot, k, viewer, grids.get(slot.name), hexes.get(slot.name))
              for slot, k in lay.zone_list]
     variables, per_player = {}, {}
     for v in lay.variables.values():
