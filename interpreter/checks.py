@@ -335,8 +335,8 @@ class Checker:
         that piece (a ``link`` cell: the piece's position in its type)."""
         decls = comp.pop("links", [])
         if decls:
-            comp["links"] = [{"attr": d["attr"], "by": d["by"], "both_ways": d["both_ways"],
-                              "at": d["at"]} for d in decls]
+            comp["links"] = [{"node": "links", "at": d["at"], "attr": d["attr"], "by": d["by"],
+                              "both_ways": d["both_ways"]} for d in decls]
         rows = comp.get("rows", [])
         columns = [c for c in comp.get("columns", []) if c not in RESERVED_COLUMNS]
         for d in decls:
@@ -404,6 +404,15 @@ class Checker:
         attr, by, name = d["attr"], d["by"], comp["name"]
         listed = {p: {i["index"] for i in r["cells"][attr].get("items", []) if i["node"] == "link"}
                   for p, r in at_position.items()}
+        targets = {id(r) for r in at_position.values()}
+        for row in rows:        # a piece no link can name lists none back
+            links = [i for i in row["cells"][attr].get("items", []) if i["node"] == "link"]
+            if links and id(row) not in targets:
+                self._row_error(row, InvalidDeclaration, DataFileError,
+                                f"this {name} lists links in '{attr}' but has no {by} of its own "
+                                f"to be listed back", row["cells"][by]["at"],
+                                hint=f"'links {attr} by {by}, both ways': give it a {by} no other "
+                                     f"{name} has, and copies 1")
         for position, row in sorted(at_position.items()):
             for item in row["cells"][attr].get("items", []):
                 if item["node"] != "link" or position in listed[item["index"]]:

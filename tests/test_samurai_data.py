@@ -104,8 +104,8 @@ def test_the_shipped_file_loads_with_its_links_checked_both_ways(tmp_path):
     sizes = {c["name"]: len(c["rows"]) for c in ir["components"]}
     assert sizes == {"hex": 174, "tile": 20}
     hexes = next(c for c in ir["components"] if c["name"] == "hex")
-    assert hexes["links"] == [{"attr": "neighbours", "by": "id", "both_ways": True,
-                               "at": [4, 3, 4, 36]}]
+    assert hexes["links"] == [{"node": "links", "at": [4, 3, 4, 36], "attr": "neighbours",
+                               "by": "id", "both_ways": True}]
 
 
 # -- formulas over the map ------------------------------------------------------------
