@@ -18,7 +18,7 @@ from typing import Iterable
 from . import data as datafiles
 from . import flow
 from .builtins import AGGREGATES, CONSTANTS, FUNCTIONS
-from .errors import (span_at, DuplicateName, InvalidDeclaration, PlayerCountNotCovered,
+from .errors import (span_at, DataFileError, DuplicateName, InvalidDeclaration, PlayerCountNotCovered,
                      RecursiveDefinition, RulebookError, RulebookErrors, Span,
                      UnknownName, UnreachablePhase, WrongArity, WrongType,
                      did_you_mean)
@@ -125,6 +125,8 @@ class Checker:
             self._declare_option(opt)
         for comp in by_kind.get("component", []):
             self._declare_component(comp)
+        for comp in self.components.values():
+            self._resolve_links(comp)
         for comp in self.components.values():
             self._resolve_component_cells(comp)
         for tbl in by_kind.get("table", []):
@@ -319,9 +321,12 @@ class Checker:
             for row in comp["rows"]:
                 cell = row["cells"]["name"]
                 inst = cell.get("value")
+                if cell["node"] == "none":
+                    continue        # a piece without a name of its own
                 if cell["node"] != "symbol":
                     self.error(WrongType, "a component's name must be a plain name", cell["at"],
-                               file=self.data_file(row.get("file")))
+                               file=self.data_file(row.get("file")),
+                               hint="or none (null, '-') for a piece without a name")
                 elif inst in self.instances or inst in self.globals:
                     first = self.declared_at.get(inst)
                     self.error(DuplicateName, f"'{inst}' is already defined", cell["at"],
@@ -362,6 +367,110 @@ class Checker:
                 self.error(DuplicateName, f"component '{name}' of each player has the attribute "
                            "'owner' already", h["at"],
                            hint="every piece of a set 'of each player' has its player as 'owner'")
+
+    def _resolve_links(self, comp):
+        """`links ATTR by COLUMN[, both ways]`: each value in the list ATTR is
+        the COLUMN of a piece of the same type, and becomes a reference to
+        that piece (a ``link`` cell: the piece's position in its type)."""
+        decls = comp.pop("links", [])
+        if decls:
+            comp["links"] = [{"node": "links", "at": d["at"], "attr": d["attr"], "by": d["by"],
+                              "both_ways": d["both_ways"]} for d in decls]
+        rows = comp.get("rows", [])
+        columns = [c for c in comp.get("columns", []) if c not in RESERVED_COLUMNS]
+        for d in decls:
+            problem = False
+            for key in ("attr", "by"):
+                if d[key] not in columns and self.attributes_known:
+                    what = "list of links" if key == "attr" else "column to link by"
+                    has = any(h["name"] == d[key] for h in comp["has"])
+                    self.error(UnknownName, f"a {comp['name']} has no table column '{d[key]}' "
+                               f"for its {what}", d[key + "_at"],
+                               hint=("a 'has' value changes during play and cannot hold links; "
+                                     if has else "") + (did_you_mean(d[key], columns)
+                                                         or f"columns: {', '.join(columns) or 'none'}"))
+                    problem = True
+            if problem or not self.attributes_known:
+                continue
+            bad = next((r for r in rows if r["cells"][d["attr"]]["node"] not in ("list", "none")), None)
+            if bad is not None:
+                cell = bad["cells"][d["attr"]]
+                where = f"{self.data_file(bad['file'])}:{cell['at'][0]}" if "file" in bad \
+                    else f"line {cell['at'][0]}"
+                self.error(WrongType, f"'{d['attr']}' of a {comp['name']} is not a list ({where})",
+                           d["attr_at"], hint=f"links are listed: {d['attr']}: [a, b, …]")
+                continue
+            self._link_rows(comp, rows, d)
+
+    def _link_rows(self, comp, rows, d):
+        """Replace the values of one link list by references, and with `both
+        ways` check that every link is listed from both of its ends."""
+        attr, by, name = d["attr"], d["by"], comp["name"]
+        target, several, position = {}, {}, 0      # key -> (position, row); key -> copies
+        for row in rows:
+            key = _link_key(row["cells"][by])
+            copies = row["cells"].get("copies", {}).get("value", 1)
+            copies = copies if isinstance(copies, int) and copies >= 0 else 1
+            if key in target:
+                self._row_error(row, DuplicateName, DataFileError,
+                                f"two {name}s have {by} '{_shown(row['cells'][by])}'",
+                                row["cells"][by]["at"],
+                                hint=f"'links {attr} by {by}' needs a different {by} for each {name}")
+            elif key is not None and copies != 1:
+                several[key] = copies
+            elif key is not None:
+                target[key] = (position, row)
+            position += copies
+        for row in rows:
+            for item in row["cells"][attr].get("items", []):
+                key = _link_key(item)
+                if key in target:
+                    item.update(node="link", type=name, index=target[key][0])
+                    continue
+                shown = _shown(item)
+                words = [k[1] for k in target if k[0] == "word"]
+                close = did_you_mean(shown, words) if key and key[0] == "word" else None
+                self._row_error(row, UnknownName, DataFileError,
+                                f"'{shown}' in '{attr}' names no {name}: no {name} has {by} {shown}"
+                                if key not in several else
+                                f"'{shown}' in '{attr}' names {several[key]} {name}s (copies)",
+                                item["at"], hint=close or f"'links {attr} by {by}': each value is "
+                                                          f"the {by} of exactly one {name}")
+        if d["both_ways"]:
+            self._check_both_ways(comp, rows, d, {p: r for p, r in target.values()})
+
+    def _check_both_ways(self, comp, rows, d, at_position):
+        attr, by, name = d["attr"], d["by"], comp["name"]
+        listed = {p: {i["index"] for i in r["cells"][attr].get("items", []) if i["node"] == "link"}
+                  for p, r in at_position.items()}
+        targets = {id(r) for r in at_position.values()}
+        for row in rows:        # a piece no link can name lists none back
+            links = [i for i in row["cells"][attr].get("items", []) if i["node"] == "link"]
+            if links and id(row) not in targets:
+                self._row_error(row, InvalidDeclaration, DataFileError,
+                                f"this {name} lists links in '{attr}' but has no {by} of its own "
+                                f"to be listed back", row["cells"][by]["at"],
+                                hint=f"'links {attr} by {by}, both ways': give it a {by} no other "
+                                     f"{name} has, and copies 1")
+        for position, row in sorted(at_position.items()):
+            for item in row["cells"][attr].get("items", []):
+                if item["node"] != "link" or position in listed[item["index"]]:
+                    continue
+                other = at_position[item["index"]]
+                here, there = _shown(row["cells"][by]), _shown(other["cells"][by])
+                self._row_error(other, InvalidDeclaration, DataFileError,
+                                f"{name} {here} lists {there} in '{attr}', but {name} {there} "
+                                f"does not list {here}", other["cells"][attr]["at"],
+                                hint=f"'links {attr} by {by}, both ways': add {here} to the "
+                                     f"'{attr}' of {name} {there}")
+
+    def _row_error(self, row, in_table, in_file, message, at, hint=None):
+        """An error about a component row: in the rulebook for a table row, in
+        its data file (data/invalid) for a record."""
+        if "file" in row:
+            self.error(in_file, message, at, hint=hint, file=self.data_file(row["file"]))
+        else:
+            self.error(in_table, message, at, hint=hint)
 
     def _resolve_component_cells(self, comp):
         """Words in tables and data records (and in their lists) that name a
@@ -911,6 +1020,19 @@ class Checker:
         self.expr(e["operand"], scope)
 
     expr_negate = expr_not
+
+
+def _link_key(cell):
+    """What a link value is matched by: a number, or a word however written."""
+    if cell.get("node") == "number":
+        return ("number", cell["value"])
+    if cell.get("node") in ("symbol", "string", "component"):
+        return ("word", cell["value"])
+    return None
+
+
+def _shown(cell) -> str:
+    return str(cell.get("value")) if cell.get("node") != "none" else "none"
 
 
 def _values(k: int) -> str:

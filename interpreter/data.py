@@ -254,7 +254,10 @@ def _cell(value, at):
     if isinstance(value, int):
         return {"node": "number", "value": value, "at": at}
     if isinstance(value, list):
-        return {"node": "list", "items": [_cell(v, at) for v in value], "at": at}
+        # each item where it is written (a link to nothing is reported there)
+        marks = getattr(value, "marks", [])
+        return {"node": "list", "at": at, "items": [
+            _cell(v, list(marks[k]) if k < len(marks) else at) for k, v in enumerate(value)]}
     text = str(value)
     if text.isidentifier():
         return {"node": "symbol", "value": text, "at": at}

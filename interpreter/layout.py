@@ -184,6 +184,8 @@ def _cell_value(cell, lay):
     kind = cell["node"]
     if kind == "component":
         return lay.instances[cell["value"]]
+    if kind == "link":          # `links … by …`: the piece's position in its type
+        return lay.types[cell["type"]][0] + cell["index"]
     if kind == "list":
         return [_cell_value(c, lay) for c in cell["items"]]
     if kind == "none":
@@ -195,6 +197,8 @@ def _cell_type(cell, lay):
     kind = cell["node"]
     if kind == "component":
         return comp_type(lay.type_of[lay.instances[cell["value"]]])
+    if kind == "link":
+        return comp_type(cell["type"])
     if kind == "list":
         # one kind for all items (list:comp:colour, list:symbol, …); none, or
         # an empty list, says nothing about the kind
@@ -224,7 +228,7 @@ def _freeze(v):
 
 def _display(cid, attrs, lay) -> str:
     for key in ("name", "id"):
-        if key in attrs:
+        if key in attrs and attrs[key]["node"] != "none":
             return _show(lay.static[key][cid], attrs[key], lay)
     for key, cell in attrs.items():
         if cell["node"] != PLAYER:      # a set's owner: two players' pieces print alike
@@ -235,6 +239,8 @@ def _display(cid, attrs, lay) -> str:
 def _show(value, cell, lay) -> str:
     if cell["node"] == "component":
         return str(cell["value"])    # an instance's name is its display
+    if cell["node"] == "link":
+        return str(cell["value"])    # as written in the list: the linked piece's key
     if cell["node"] == "list":
         return "[" + ", ".join(_show(v, c, lay) for v, c in zip(value, cell["items"])) + "]"
     return str(value)

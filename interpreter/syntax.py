@@ -163,8 +163,9 @@ class _ToAst(Transformer):
         name, owner, source, parts = c[0], c[1], c[2], c[3:]
         rows = [p for p in parts if p["node"] == "row"]
         has = [p for p in parts if p["node"] == "has"]
+        links = [p for p in parts if p["node"] == "links"]
         return _node("component", meta, name=str(name), name_at=_tok_at(name),
-                     per_player=owner is not None, source=source, rows=rows, has=has,
+                     per_player=owner is not None, source=source, rows=rows, has=has, links=links,
                      **({"of_each": str(owner), "of_each_at": _tok_at(owner)} if owner else {}))
 
     def component_owner(self, meta, c):
@@ -185,6 +186,14 @@ class _ToAst(Transformer):
     def has_decl(self, meta, c):
         return _node("has", meta, name=str(c[0]), type=str(c[1]),
                      type_at=_tok_at(c[1]), default=c[2])
+
+    def links_decl(self, meta, c):
+        attr, by, both = c
+        return _node("links", meta, attr=str(attr), attr_at=_tok_at(attr), by=str(by),
+                     by_at=_tok_at(by), both_ways=both is not None)
+
+    def both_ways(self, meta, c):
+        return True
 
     def table_row(self, meta, cells):
         return _node("row", meta, cells=cells)
