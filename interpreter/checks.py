@@ -18,8 +18,8 @@ from typing import Iterable
 from . import data as datafiles
 from . import flow
 from .builtins import AGGREGATES, CONSTANTS, FUNCTIONS
-from .errors import (span_at, DataFileError, DuplicateName, InvalidDeclaration, PlayerCountNotCovered,
-                     RecursiveDefinition, RulebookError, RulebookErrors, Span,
+from .errors import (span_at, DataFileError, DuplicateName, InvalidDeclaration,
+                     PlayerCountNotCovered, RecursiveDefinition, RulebookError, RulebookErrors, Span,
                      UnknownName, UnreachablePhase, WrongArity, WrongType,
                      did_you_mean)
 
