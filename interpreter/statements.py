@@ -802,7 +802,13 @@ class ActionDef:
             return [(Action(player, name, (k,), private, show), None)
                     for k in params[0].keys(s, env)]
         if self.independent:
-            return Product(player, name, [spec.keys(s, env) for spec in params], private, show)
+            lists = []
+            for spec in params:          # a parameter without options: no action at all
+                keys = spec.keys(s, env)
+                if not keys:
+                    return []
+                lists.append(keys)
+            return Product(player, name, lists, private, show)
         out = []
         keys: list = []
 

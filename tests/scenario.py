@@ -245,7 +245,8 @@ def hidden_from(game: Game, state: State, viewer: Optional[int]) -> list:
 def permute_hidden(game: Game, state: State, viewer: Optional[int], rng: random.Random) -> State:
     """A copy in which the cards `viewer` cannot see are shuffled among the
     zones hidden from them (each zone keeps its size; cards the rules revealed
-    stay put; components of different types never mix). Whatever the viewer
+    stay put; components of different backs — types, and owners of a set of
+    each player — never mix). Whatever the viewer
     is shown must be the same for both states."""
     lay = game.program(state.n).lay
     s = state.copy()
@@ -253,7 +254,7 @@ def permute_hidden(game: Game, state: State, viewer: Optional[int], rng: random.
     for z in hidden_from(game, s, viewer):
         for i, c in enumerate(s.zones[z]):
             if not s.revealed[c]:
-                places.setdefault(lay.type_of[c], []).append((z, i, c))
+                places.setdefault(lay.back[c], []).append((z, i, c))
     for spots in places.values():
         cids = [c for _, _, c in spots]
         rng.shuffle(cids)

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_rulebook
+from interpreter.state import splitmix64
 from tests.test_playouts import RULEBOOKS, cases, game_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,10 +71,19 @@ def test_replay_by_text_and_by_number(path, n):
 
 @pytest.mark.parametrize("path,n", list(cases()))
 def test_different_seeds_deal_differently(path, n):
-    """Twenty seeds give twenty different starting states."""
+    """Twenty seeds give twenty different deals: the states at the first
+    decision after the first draw (a game whose players choose before
+    anything is shuffled — secret starting hands — deals after those
+    choices; they are taken alike, the first option each time)."""
     g = game_for(path)
-    starts = {json.dumps(g.state_to_json(g.new_game(players=n, seed=k))["state"]["zones"])
-              for k in range(20)}
+    starts = set()
+    for k in range(20):
+        s = g.new_game(players=n, seed=k)
+        fresh = splitmix64(k)[1]            # the generator of seed k before any draw
+        while s.rng == fresh and g.to_move(s):
+            s = g.apply(s, g.legal_actions(s, g.to_move(s)[0])[0])
+        assert s.rng != fresh, "the game never draws"
+        starts.add(json.dumps(g.state_to_json(s)["state"]["zones"]))
     assert len(starts) == 20
 
 
