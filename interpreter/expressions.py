@@ -537,7 +537,8 @@ class ExprCompiler:
         inner[var] = elem(source.type)
         sf = source.fn
         where = e["where"]
-        picked = self._selection(where, var, source, inner)
+        # 'all' reads WHERE as what every element must pass, not as a filter
+        picked = self._selection(where, var, source, inner) if fn != "all" else None
         if picked is not None:          # x.attr == v [and …]: select by the column first
             sf, where = picked
         where = self.condition(where, inner) if where is not None else None
@@ -554,42 +555,88 @@ class ExprCompiler:
 
 
     def _selection(self, where, var, source: Compiled, scope):
-        """(source, rest of WHERE) when WHERE starts with `var.ATTR == V`, V
-        not reading var nor drawing: the elements are then picked by reading
-        the attribute's column, V worked out once, with no scope per element."""
-        source_type = source.type
-        if where is None or not is_comp(source_type) or source_type == comp_type(None):
+        """(source, rest of WHERE) when WHERE starts with tests that need no
+        scope per element — `var.ATTR == V` (V not reading var nor drawing:
+        worked out once, the attribute's column read) and `[not]
+        is_empty(ZONE(var))` for a zone of each element (the zone list read)
+        — so the elements are picked by a plain loop first."""
+        item = elem(source.type)
+        if where is None or not is_comp(item) or item == comp_type(None):
             return None
-        rest = None
-        test = where
-        if where["node"] == "and":
-            test, rest = where["left"], where["right"]
+        tests = _conjuncts(where)
+        sf, used = source.fn, 0
+        for test in tests:
+            narrowed = self._narrowed(test, var, item, sf, scope)
+            if narrowed is None:
+                break
+            sf, used = narrowed, used + 1
+        if not used:
+            return None
+        return sf, _conjunction(tests[used:])
+
+    def _narrowed(self, test, var, item, src, scope):
+        """`src` filtered by one test of the element, or None."""
+        lay = self.lay
+        first, count = lay.types[item[5:]]
+        negate = test["node"] == "not"
+        inner = test["operand"] if negate else test
+        if inner["node"] == "call" and inner.get("fn") == "is_empty" and len(inner["args"]) == 1:
+            z = inner["args"][0]
+            if not (z["node"] == "call" and z.get("ref") == "zone" and len(z["args"]) == 1
+                    and _is_local(z["args"][0], var)):
+                return None
+            slot = lay.zones[z["fn"]]
+            if slot.index != item[5:]:
+                return None
+            self.compile(test, scope)             # the usual checks
+            base = slot.base - first
+            if negate:
+                return lambda s, env: [x for x in src(s, env) if s.zones[base + x]]
+            return lambda s, env: [x for x in src(s, env) if not s.zones[base + x]]
         if test["node"] != "compare" or test["op"] != "==":
             return None
         left, right = test["left"], test["right"]
-        if not (left["node"] == "attribute" and left["target"]["node"] == "name"
-                and left["target"]["name"] == var and left["target"].get("ref") == "local"):
+        if not (left["node"] == "attribute" and _is_local(left["target"], var)):
             return None
         if var in names_read(right) or draws(right):
             return None
-        kind, attr, lay = source_type[5:], left["attr"], self.lay
-        first, count = lay.types[kind]
+        attr = left["attr"]
         static, has = lay.static.get(attr), lay.has.get(attr)
         self.compile(test, scope)             # the usual kind checks of the comparison
         vf = self.compile(right, scope).fn
-        sf = source.fn
         if has is not None and all(has[c] >= 0 for c in range(first, first + count)):
-            def select(s, env, src=sf):
+            def select(s, env):
                 v = vf(s, env)
                 vars_ = s.vars
                 return [x for x in src(s, env) if vars_[has[x]] == v]
-        elif has is None and static is not None:
-            def select(s, env, src=sf):
+            return select
+        if has is None and static is not None:
+            def select_static(s, env):
                 v = vf(s, env)
                 return [x for x in src(s, env) if static[x] == v]
-        else:
-            return None
-        return select, rest
+            return select_static
+        return None
+
+
+def _is_local(node, var) -> bool:
+    return node["node"] == "name" and node["name"] == var and node.get("ref") == "local"
+
+
+def _conjuncts(node) -> list:
+    """The tests of `a and b and c`, in order."""
+    if node["node"] == "and":
+        return _conjuncts(node["left"]) + _conjuncts(node["right"])
+    return [node]
+
+
+def _conjunction(tests: list):
+    """The `and` of tests (None for none), as the parser nests it."""
+    if not tests:
+        return None
+    out = tests[0]
+    for t in tests[1:]:
+        out = {"node": "and", "left": out, "right": t, "at": out["at"]}
+    return out
 
 
 def names_read(node, local_only: bool = False) -> set:
