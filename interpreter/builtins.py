@@ -122,32 +122,9 @@ def _multiplicities(ctx, coll):
     return sorted(counts.values(), reverse=True)
 
 
-def _cell(ctx, x, y):
-    return grid.cell(x, y)
-
-
-def _x_of(ctx, c):
-    return grid.x_of(c)
-
-
-def _y_of(ctx, c):
-    return grid.y_of(c)
-
-
-def _neighbour(ctx, c, d):
-    return grid.neighbour(c, d)
-
-
-def _neighbours(ctx, c):
-    return grid.neighbours(c)
-
-
-def _next_to(ctx, cells):
-    return grid.next_to(cells)
-
-
-def _turned(ctx, values, r):
-    return grid.turned(values, r)
+def _without_context(fn):
+    """A builtin made of a plain function that needs no evaluation context."""
+    return lambda ctx, *args: fn(*args)
 
 
 FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
@@ -175,17 +152,19 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("multiplicities", 1, 1, "how many elements are equal to each other, largest "
             "first: [a, b, a, a] gives [3, 1]", _multiplicities, list_of(NUMBER)),
     # square grids (interpreter/grid.py): directions 0 north, 1 east, 2 south, 3 west
-    Builtin("cell", 2, 2, "the cell at (x, y) of a square grid", _cell, CELL),
-    Builtin("x_of", 1, 1, "a cell's x (column, growing to the east)", _x_of),
-    Builtin("y_of", 1, 1, "a cell's y (row, growing to the north)", _y_of),
+    Builtin("cell", 2, 2, "the cell at (x, y) of a square grid", _without_context(grid.cell),
+            CELL),
+    Builtin("x_of", 1, 1, "a cell's x (column, growing to the east)", _without_context(grid.x_of)),
+    Builtin("y_of", 1, 1, "a cell's y (row, growing to the north)", _without_context(grid.y_of)),
     Builtin("neighbour", 2, 2, "the cell next to a cell in direction d (0 N, 1 E, 2 S, 3 W)",
-            _neighbour, CELL),
+            _without_context(grid.neighbour), CELL),
     Builtin("neighbours", 1, 1, "the four cells next to a cell: north, east, south, west",
-            _neighbours, list_of(CELL)),
+            _without_context(grid.neighbours), list_of(CELL)),
     Builtin("next_to", 1, 1, "the cells sharing an edge with one of the given cells, "
-            "not among them (ordered by x, then y)", _next_to, list_of(CELL)),
+            "not among them (ordered by x, then y)", _without_context(grid.next_to),
+            list_of(CELL)),
     Builtin("turned", 2, 2, "a list of per-side values turned r quarter turns clockwise: "
-            "side d shows what side d - r showed", _turned, _same_as_first),
+            "side d shows what side d - r showed", _without_context(grid.turned), _same_as_first),
 ]}
 
 
