@@ -180,12 +180,8 @@ class Game:
                 if type(found) is not Offer:
                     found = Offer(found)
                 cache[player] = found
-            except RuleError as e:
-                if e.span is None:
-                    e.span = m.span(stmt.at)
-                raise
-            except _FORMULA_ERRORS as e:
-                raise _evaluation_error(m, stmt.at, e) from None
+            except (RuleError,) + _FORMULA_ERRORS as e:
+                raise _rule_failure(m, stmt.at, e) from None
         return found
 
     def apply(self, state: State, action: Action) -> State:
@@ -210,12 +206,8 @@ class Game:
         s.pending = ()
         try:            # as `running_rules`, without a context manager
             stmt.resolve(m, s, f, action, binding)
-        except RuleError as e:
-            if e.span is None:
-                e.span = m.span(stmt.at)
-            raise
-        except _FORMULA_ERRORS as e:
-            raise _evaluation_error(m, stmt.at, e) from None
+        except (RuleError,) + _FORMULA_ERRORS as e:
+            raise _rule_failure(m, stmt.at, e) from None
         m.run(s)
         cache = state.cache
         if cache and len(state.pending) > 1 and not s.over and len(frames) == len(state.frames):
@@ -347,7 +339,14 @@ _ILLEGAL = object()
 _FORMULA_ERRORS = (TypeError, KeyError, IndexError, ValueError, AttributeError)
 
 
-def _evaluation_error(machine, at, error) -> RuleError:
+def _rule_failure(machine, at, error) -> RuleError:
+    """The rule error to report for an exception raised by the rules at `at`:
+    a rule error gets the span if it has none; a Python error of a formula
+    becomes rule/runtime there."""
+    if isinstance(error, RuleError):
+        if error.span is None:
+            error.span = machine.span(at)
+        return error
     return RuleError(f"the rules failed while evaluating: {error}", machine.span(at))
 
 
@@ -364,14 +363,8 @@ class running_rules:
         return self
 
     def __exit__(self, kind, error, traceback):
-        if error is None:
-            return False
-        if isinstance(error, RuleError):
-            if error.span is None:
-                error.span = self.machine.span(self.at)
-            return False
-        if isinstance(error, _FORMULA_ERRORS):
-            raise _evaluation_error(self.machine, self.at, error) from None
+        if isinstance(error, (RuleError,) + _FORMULA_ERRORS):
+            raise _rule_failure(self.machine, self.at, error) from None
         return False
 
 
