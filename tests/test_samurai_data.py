@@ -254,3 +254,12 @@ def test_the_counts_of_the_box_match_the_lists():
     assert len({t["id"] for t in tiles}) == 20
     named = {h["name"] for h in DATA["hexes"]} - {None}
     assert named == {"Edo"} | set(DATA["inferred_names"])
+
+
+def test_a_settlement_without_slots_is_refused_at_its_line(tmp_path):
+    """A village must hold 1 marker (SM §1): size 0 is refused at the hex's line."""
+    text = broken("size: 1", "size: 0", hex_line(20))          # hex 20 is a village
+    found = errors(tmp_path, text)
+    line = next(k for k, row in enumerate(text.splitlines(), 1) if row.startswith(hex_line(20)))
+    assert found and all(code == "data/invalid" and file == "samurai.yaml" and at[0] == line
+                         for code, file, *at in found), found
