@@ -152,7 +152,7 @@ def move(game: Game, state: State, cards: Iterable[str], src, dst) -> State:
         cid = next((c for c in s.zones[a] if lay.display[c] == name), None)
         if cid is None:
             raise ValueError(f"no {name} in {src}: {names(game, s, src)}")
-        _put(s, cid, b)
+        put(s, cid, b)
     return s
 
 
@@ -189,9 +189,9 @@ def arrange(game: Game, state: State, spec: dict, keep: Iterable = (), rest=None
             if cid is None:
                 raise ValueError(f"no spare {name} for {ref} outside {_refs(game, s, locked)}")
             came_from = s.loc[cid]
-            _put(s, cid, z)
+            put(s, cid, z)
             if spare:
-                _put(s, spare.pop(0), came_from)
+                put(s, spare.pop(0), came_from)
             chosen[i] = cid
         if spare:
             later = todo[k + 1:]
@@ -199,7 +199,7 @@ def arrange(game: Game, state: State, spec: dict, keep: Iterable = (), rest=None
             if r is None or r in locked or r == z:
                 raise ValueError(f"{ref} shrinks and its spare cards have nowhere to go (rest=…)")
             for cid in spare:
-                _put(s, cid, r)
+                put(s, cid, r)
         s.zones[z] = chosen
         locked.add(z)
     return s
@@ -219,7 +219,9 @@ def _refs(game, s, zones):
     return "{" + ", ".join(sorted(zone_ref(game, s, z) for z in zones)) + "}"
 
 
-def _put(s: State, cid: int, dest: int) -> None:
+def put(s: State, cid: int, dest: int) -> None:
+    """Moves component `cid` of `s` to the top of zone `dest`, in place (the
+    state's cached options are dropped)."""
     where = s.loc[cid]
     if where >= 0:
         s.zones[where].remove(cid)

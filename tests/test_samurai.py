@@ -34,7 +34,7 @@ import pytest
 
 from interpreter import load_rulebook
 from interpreter.errors import ActionError
-from tests.scenario import (arrange, check_consistent, names, permute_hidden,
+from tests.scenario import (arrange, check_consistent, names, permute_hidden, put,
                             texts_of, var, zone_index)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,16 +136,6 @@ def deciding(g, s) -> set:
 
 # -- arranging a moment -----------------------------------------------------------------
 
-def _put(s, cid: int, dest: int) -> None:
-    where = s.loc[cid]
-    if where >= 0:
-        s.zones[where].remove(cid)
-    s.zones[dest].append(cid)
-    s.loc[cid] = dest
-    s.revealed[cid] = False
-    s.cache = None
-
-
 def setup_done(g, n, seed=0):
     """A new game with the setup decisions taken (the first option each time):
     seat 0's first play decision."""
@@ -183,21 +173,21 @@ def lay_out(g, s, tiles: dict, hands: dict = None, markers: dict = None):
     sizes.update({p: 5 for p in hands or {}})
     for h in range(174):
         for c in list(s.zones[zone_index(g, s, f"board_tile({hx(h)})")]):
-            _put(s, c, pile(owner[c]))
+            put(s, c, pile(owner[c]))
     for h, (p, name) in tiles.items():
-        _put(s, tile_of(g, s, p, name), zone_index(g, s, f"board_tile({hx(h)})"))
+        put(s, tile_of(g, s, p, name), zone_index(g, s, f"board_tile({hx(h)})"))
     for p in range(s.n):
         z, wanted = zone_index(g, s, f"hand({p})"), (hands or {}).get(p)
         if wanted is not None:
             for c in list(s.zones[z]):
-                _put(s, c, pile(p))
+                put(s, c, pile(p))
             for name in wanted:
-                _put(s, tile_of(g, s, p, name), z)
+                put(s, tile_of(g, s, p, name), z)
         for c in list(s.zones[pile(p)]):
             if len(s.zones[z]) >= sizes[p]:
                 break
             if lay.display[c] not in (wanted or ()):
-                _put(s, c, z)
+                put(s, c, z)
     if markers:
         spec = {f"board_marker({hx(h)})": list(m) for h, m in markers.items()}
         kept = [f"board_marker({hx(h)})" for h in range(174) if h not in markers]
@@ -963,7 +953,7 @@ def stuck(g, s, p, hold):
     for z in range(len(s.zones)):
         for c in list(s.zones[z]):
             if lay.type_of[c] == "tile" and lay.static["owner"][c] == p:
-                _put(s, c, mine if lay.display[c] in hold else spent)
+                put(s, c, mine if lay.display[c] in hold else spent)
     check_consistent(g, s)
     return s
 
