@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from . import grid
+from . import grid, shapes
 from .errors import RuleError
 from .layout import BOOL, CELL, NUMBER, PLAYER, elem, list_of
 
@@ -165,6 +165,27 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
             list_of(CELL)),
     Builtin("turned", 2, 2, "a list of per-side values turned r quarter turns clockwise: "
             "side d shows what side d - r showed", _without_context(grid.turned), _same_as_first),
+    # shapes (interpreter/shapes.py): polyominoes, groups and areas on square grids
+    Builtin("orientations", 1, 2, "the orientations of a shape: 0 … n-1, its distinct quarter "
+            "turns clockwise, then (mirror yes) its distinct mirror images",
+            _without_context(shapes.orientations), list_of(NUMBER)),
+    Builtin("footprint", 3, 3, "the cells a shape covers in orientation r at an anchor cell",
+            _without_context(shapes.placed), list_of(CELL)),
+    Builtin("anchors", 3, 3, "the anchors where a shape in orientation r covers only the given "
+            "cells (ordered by x, then y)", _without_context(shapes.anchors), list_of(CELL)),
+    Builtin("fits", 2, 3, "whether a shape fits inside the given cells in some orientation "
+            "(mirror images too when the third argument is yes)", _without_context(shapes.fits),
+            BOOL),
+    Builtin("connected", 1, 1, "the groups of the given cells that are connected by shared "
+            "edges, each a list of cells", _without_context(shapes.connected),
+            list_of(list_of(CELL))),
+    Builtin("flood", 2, 2, "a cell and every cell reachable from it by steps across shared "
+            "edges through the given cells", _without_context(shapes.flood), list_of(CELL)),
+    Builtin("shares_edge", 2, 2, "whether a cell of the first list shares an edge with a cell of "
+            "the second", _without_context(shapes.touching), BOOL),
+    Builtin("rotated", 2, 2, "a rectangle of values, as rows, turned r quarter turns "
+            "clockwise: [[a, b], [c, d]] turned 1 is [[c, a], [d, b]]",
+            _without_context(shapes.rotated), _same_as_first),
 ]}
 
 

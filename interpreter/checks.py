@@ -26,6 +26,7 @@ from .errors import (span_at, DataFileError, DuplicateName, InvalidDeclaration,
 IR_FORMAT = "rulebook-ir/1"
 PASS = "pass"          # the action 'may take an action' adds (statements.PASS)
 ZONE_FLAGS = {"public", "owner", "hidden", "ordered"}
+GRID_LIMIT = 256        # cells each way of a declared grid
 VALUE_TYPES = {"number", "bool", "player", "symbol", "cell", "any"}   # 'any' is not checked
 LIMIT_SCOPES = {"turn", "round", "game"}
 RESERVED_COLUMNS = {"copies"}
@@ -44,6 +45,7 @@ class Checker:
         self.globals: dict[str, str] = {}      # name -> kind
         self.declared_at: dict[str, list] = {}  # name -> where it was declared
         self.zones: dict[str, dict] = {}
+        self.grids: dict[str, dict] = {}
         self.variables: dict[str, dict] = {}
         self.defines: dict[str, dict] = {}
         self.components: dict[str, dict] = {}   # type -> component decl (IR)
@@ -131,6 +133,8 @@ class Checker:
             self._resolve_component_cells(comp)
         for tbl in by_kind.get("table", []):
             self._declare_table(tbl)
+        for g in by_kind.get("grid", []):
+            self._declare_grid(g)
         for zone in by_kind.get("zone", []):
             self._declare_zone(zone)
         for var in by_kind.get("variable", []):
@@ -165,6 +169,8 @@ class Checker:
             with self.reading("a define"):
                 self.expr(d["body"], set(d["params"] or ()))
         self._check_define_cycles()
+        for g in self.grids.values():
+            self._check_grid_display(g)
         setups = by_kind.get("setup", [])
         if len(setups) > 1:
             self.error(DuplicateName, "more than one 'setup' section", setups[1]["at"],
@@ -192,6 +198,7 @@ class Checker:
             "options": by_kind.get("option", []),
             "components": list(self.components.values()),
             "table": self.table,
+            "grids": list(self.grids.values()),
             "zones": list(self.zones.values()),
             "variables": list(self.variables.values()),
             "defines": list(self.defines.values()),
@@ -640,13 +647,46 @@ class Checker:
                 self.error(UnknownName, f"a {of} has no attribute '{name}' for its {role} on a hex map", at,
                            hint=did_you_mean(name, known) or "name an attribute, or a define of one piece")
 
+    def _declare_grid(self, g):
+        """`grid NAME: W by H`: a bounded square grid, its cells a list."""
+        if not self.declare(g["name"], "grid", g["name_at"]):
+            return
+        for side in (g["width"], g["height"]):
+            if not 1 <= side <= GRID_LIMIT:
+                self.error(InvalidDeclaration, f"a grid is 1 to {GRID_LIMIT} cells each way, not {side}",
+                           g["size_at"], hint="write 'grid NAME: WIDTH by HEIGHT', e.g. 8 by 8")
+        self.grids[g["name"]] = g
+
+    def _check_grid_display(self, g):
+        """`shade by` / `mark by` name a variable of each cell or a define of one cell."""
+        for key in ("shade", "mark"):
+            name = g[key]
+            if name is None:
+                continue
+            var = self.variables.get(name)
+            if var is not None and var["index"] == g["name"]:
+                continue
+            if self._define_params.get(name) == 1:
+                continue
+            self.error(UnknownName, f"'{key} by {name}': no variable of each {g['name']} "
+                                    f"and no define of one cell is called '{name}'", g[f"{key}_at"],
+                       hint=f"write 'variable {name} of each {g['name']}: …' or "
+                            f"'define {name}(c) = …'")
+
     def _check_index(self, decl):
         idx = decl["index"]
+        if idx is not None and idx in self.grids:
+            if decl["node"] == "zone":
+                self.error(InvalidDeclaration, f"a zone is not one per cell of grid '{idx}'",
+                           decl.get("index_at") or decl["at"],
+                           hint=f"keep what lies on a cell in a variable: "
+                                f"'variable … of each {idx}: any = none'")
+            return
         if idx is not None and idx != "player" and idx not in self.components:
             self.error(UnknownName, f"unknown index '{idx}' in 'of each {idx}'",
                        decl.get("index_at") or decl["at"],
                        hint=did_you_mean(idx, {"player"} | set(self.components))
-                       or "write 'of each player' or 'of each' a component type")
+                       or "write 'of each player', 'of each' a component type or a grid")
 
     def _declare_variable(self, var):
         if not self.declare(var["name"], "variable", var["name_at"]):

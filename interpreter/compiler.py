@@ -184,6 +184,9 @@ class Compiler:
         if index is None:
             return lambda s, env: base
         arg = self.fn(e["args"][0], scope)
+        if index in self.lay.grids:
+            position = self.lay.grids[index].position
+            return lambda s, env: base + position(arg(s, env))
         offset = 0 if index == "player" else self.lay.types[index][0]
         return lambda s, env: base + arg(s, env) - offset
 

@@ -216,6 +216,9 @@ class ExprCompiler:
             v = lay.variables[n]
             slot = v.base
             return Compiled(lambda s, env: s.vars[slot], v.type, e["at"])
+        if ref == "grid":
+            cells = lay.grids[n].cells
+            return Compiled(lambda s, env: cells, list_of(CELL), e["at"])
         raise AssertionError(f"unresolved name {n} ({ref})")
 
     def define(self, name) -> Compiled:
@@ -267,6 +270,10 @@ class ExprCompiler:
                 return Compiled(lambda s, env: s.zones[base + a0(s, env)], t, e["at"])
             first = lay.types[index][0]
             return Compiled(lambda s, env: s.zones[base + a0(s, env) - first], t, e["at"])
+        if ref == "variable" and lay.variables[fn].index in lay.grids:
+            v = lay.variables[fn]
+            base, a0, position = v.base, afns[0], lay.grids[v.index].position
+            return Compiled(lambda s, env: s.vars[base + position(a0(s, env))], v.type, e["at"])
         if ref == "variable":
             v = lay.variables[fn]
             base, a0 = v.base, afns[0]

@@ -94,5 +94,27 @@ def turned(values, r: int) -> list:
     return values[-r:] + values[:-r] if r else values
 
 
-__all__ = ["cell", "x_of", "y_of", "text", "parse", "neighbour", "neighbours", "next_to",
+class Bounded:
+    """A declared grid `NAME: W by H`: the cells (0,0) … (W-1,H-1), listed
+    by x, then y, and the position of each in that list (where a variable
+    'of each NAME' keeps that cell's value)."""
+
+    __slots__ = ("name", "width", "height", "cells", "_position")
+
+    def __init__(self, name: str, width: int, height: int):
+        self.name, self.width, self.height = name, width, height
+        self.cells = [cell(x, y) for x in range(width) for y in range(height)]
+        self._position = {c: k for k, c in enumerate(self.cells)}
+
+    def position(self, c) -> int:
+        k = self._position.get(c)
+        if k is None:
+            shown = text(c) if isinstance(c, int) and not isinstance(c, bool) else repr(c)
+            raise RuleError(f"{shown} is not a cell of grid '{self.name}' "
+                            f"({self.width} by {self.height}: (0,0) to "
+                            f"({self.width - 1},{self.height - 1}))", code="rule/runtime")
+        return k
+
+
+__all__ = ["Bounded", "cell", "x_of", "y_of", "text", "parse", "neighbour", "neighbours", "next_to",
            "turned", "DIRECTIONS"]

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .grid import Bounded
+
 
 # Types the compiler tracks for values (used for dedup keys and printing).
 NUMBER, BOOL, SYMBOL, PLAYER, NONE, ANY = "number", "bool", "symbol", "player", "none", "any"
@@ -79,6 +81,7 @@ class Layout:
     zones: dict = field(default_factory=dict)        # name -> ZoneSlot
     zone_list: list = field(default_factory=list)    # instance index -> (ZoneSlot, k)
     variables: dict = field(default_factory=dict)    # name -> VarSlot
+    grids: dict = field(default_factory=dict)        # name -> grid.Bounded
     nvars: int = 0
     slot_current: int = 0
     limits: dict = field(default_factory=dict)       # action -> (base, times, scope)
@@ -97,6 +100,8 @@ class Layout:
             return 1
         if index == "player":
             return self.n
+        if index in self.grids:
+            return len(self.grids[index].cells)
         return self.types[index][1]
 
 
@@ -155,6 +160,8 @@ def build_layout(ir: dict, n: int) -> Layout:
             for k in range(count):
                 column[first + k] = base + k
             lay.has_type[h["name"]] = _declared_type(h["type"], ir)
+    for g in ir.get("grids", ()):
+        lay.grids[g["name"]] = Bounded(g["name"], g["width"], g["height"])
     for z in ir["zones"]:
         count = lay.index_count(z["index"])
         slot = ZoneSlot(z["name"], len(lay.zone_list), count, z["index"], z["of"],

@@ -226,6 +226,18 @@ class _ToAst(Transformer):
         return {"hex_x": str(x), "hex_x_at": _tok_at(x), "hex_y": str(y), "hex_y_at": _tok_at(y),
                 "shade": _name(shade), "shade_at": _tok_at(shade) if shade else None}
 
+    def grid_decl(self, meta, c):
+        name, width, height, shade, mark = c
+        return _node("grid", meta, name=str(name), name_at=_tok_at(name),
+                     width=int(width), height=int(height), size_at=_tok_at(width),
+                     shade=_name(shade), shade_at=_tok_at(shade) if shade else None,
+                     mark=_name(mark), mark_at=_tok_at(mark) if mark else None)
+
+    def grid_shade(self, meta, c):
+        return c[0]
+
+    grid_mark = grid_shade
+
     def variable_decl(self, meta, c):
         name, index, type_, default = c
         return _node("variable", meta, name=str(name), name_at=_tok_at(name),

@@ -85,7 +85,7 @@ def test_aggregates_and_name_kinds_in_the_schema_match_the_checker():
     assert set(defs["aggregate"]["properties"]["fn"]["enum"]) == set(AGGREGATES)
     source = (ROOT / "interpreter" / "checks.py").read_text()
     declared = set(re.findall(r'self\.declare\([^,]+, "(\w+)"', source))
-    assert declared == {"option", "component_type", "table", "zone", "variable", "define"}
+    assert declared == {"option", "component_type", "table", "zone", "variable", "define", "grid"}
     refs = set(defs["name_expr"]["properties"]["ref"]["enum"])
     assert refs == declared | {"local", "constant", "component"}
     assert "builtin" in defs["call"]["properties"]["ref"]["enum"]
