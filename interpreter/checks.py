@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterable
 
 from . import data as datafiles
-from . import flow
+from . import flow, grid, shapes
 from .builtins import AGGREGATES, CONSTANTS, FUNCTIONS
 from .errors import (span_at, DataFileError, DuplicateName, InvalidDeclaration,
                      PlayerCountNotCovered, RecursiveDefinition, RulebookError, RulebookErrors, Span,
@@ -35,6 +35,24 @@ OWNER = "owner"        # the built-in attribute of a component set 'of each play
 
 def _parameters(k: int) -> str:
     return "1 parameter" if k == 1 else f"{k} parameters"
+
+
+def _shape_problem(cell) -> str | None:
+    """Why a table or data cell is not a polyomino's list of [x, y] pairs, or None."""
+    if cell["node"] != "list" or not cell["items"]:
+        return "is not a list of cells"
+    pairs = []
+    for item in cell["items"]:
+        parts = item.get("items") if item["node"] == "list" else None
+        if not parts or len(parts) != 2 or any(p["node"] != "number" for p in parts):
+            return "has a cell that is not an [x, y] pair of whole numbers"
+        pairs.append((parts[0]["value"], parts[1]["value"]))
+    if len(set(pairs)) != len(pairs):
+        return "lists a cell twice"
+    cells = {grid.cell(x, y) for x, y in pairs}
+    if len(shapes.connected(cells)) != 1:
+        return f"is not one connected shape: {len(shapes.connected(cells))} parts"
+    return None
 
 
 class Checker:
@@ -130,6 +148,11 @@ class Checker:
         for comp in self.components.values():
             self._resolve_links(comp)
         for comp in self.components.values():
+            self._check_shapes(comp)
+        for opt in by_kind.get("option", []):
+            if opt.get("pick"):
+                self._check_pick(opt)
+        for comp in self.components.values():
             self._resolve_component_cells(comp)
         for tbl in by_kind.get("table", []):
             self._declare_table(tbl)
@@ -223,6 +246,8 @@ class Checker:
     def _declare_option(self, opt):
         self.declare(opt["name"], "option", opt["name_at"])
         default = opt["default"]
+        if opt.get("pick"):
+            return          # checked once the components are known: _check_pick
         if default["node"] == "symbol":
             self.add_symbol(default["value"], default["at"])
         if opt["choices"] is not None:
@@ -243,6 +268,29 @@ class Checker:
                 self.error(InvalidDeclaration,
                            f"default '{default.get('value')}' of option '{opt['name']}' is not one of its choices",
                            default["at"])
+
+    def _check_pick(self, opt):
+        """`option NAME: K of TYPE = [A, B, …]`: K distinct named pieces of TYPE."""
+        pick, items = opt["pick"], opt["default"]["items"]
+        of = pick["of"]
+        if of not in self.components:
+            self.error(UnknownName, f"unknown component type '{of}'", pick["at"],
+                       hint=did_you_mean(of, self.components))
+            return
+        names = [inst for inst, t in self.instances.items() if t == of]
+        seen = set()
+        for item in items:
+            value = item["value"]
+            if self.instances.get(value) != of:
+                self.error(UnknownName, f"'{value}' is not a {of}", item["at"],
+                           hint=did_you_mean(value, names) or f"{of}s: {', '.join(names)}")
+            elif value in seen:
+                self.error(InvalidDeclaration, f"'{value}' is chosen twice", item["at"],
+                           hint=f"option '{opt['name']}' chooses {pick['count']} different {of}s")
+            seen.add(value)
+        if len(items) != pick["count"]:
+            self.error(InvalidDeclaration, f"option '{opt['name']}' chooses {pick['count']} "
+                                           f"{of}s, not {len(items)}", opt["default"]["at"])
 
     def _declare_component(self, comp):
         name = comp["name"]
@@ -268,11 +316,17 @@ class Checker:
                     if path_at is not None:
                         src["path_at"] = path_at   # where a missing key is reported
                     columns, records = datafiles.load_component_rows(
-                        self.base_dir / src["file"], self.data_file(src["file"]), path)
+                        self.base_dir / src["file"], self.data_file(src["file"]), path,
+                        src.get("columns"))
                     header += [col for col in columns if col not in header]
                     body += records
                 if spans[0] is not None:
                     src["path_at"] = spans[0]
+                for col in src.get("columns") or ():
+                    if col["name"] not in header:
+                        self.error(UnknownName, f"no record of '{src['file']}' has the key "
+                                                f"'{col['key']}'", col["at"],
+                                   hint="'with' names keys of the records read")
                 for row in body:        # the IR names it as written: where the rules lie is no rule
                     row["file"] = src["file"]
                     for col in header:  # records of several keys: a missing attribute is none
@@ -285,8 +339,9 @@ class Checker:
                 header, body = [], []
                 self.attributes_known = False
             except RulebookError as e:
-                if e.span is None:      # a missing key is at 'at', an unreadable file at 'from'
-                    e.span = self.span(src["path_at"] if isinstance(e, UnknownName) else src["at"])
+                if e.span is None:      # a missing key is at 'at' or 'with', an unreadable file at 'from'
+                    e.span = self.span(getattr(e, "at", None) or (
+                        src["path_at"] if isinstance(e, UnknownName) else src["at"]))
                 self.errors.append(e)
                 header, body = [], []
                 self.attributes_known = False
@@ -374,6 +429,29 @@ class Checker:
                 self.error(DuplicateName, f"component '{name}' of each player has the attribute "
                            "'owner' already", h["at"],
                            hint="every piece of a set 'of each player' has its player as 'owner'")
+
+    def _check_shapes(self, comp):
+        """`shape ATTR`: each piece's ATTR is a polyomino, a list of distinct
+        [x, y] pairs joined by shared edges; a piece whose shape is not is
+        refused at its value (in the data file when it comes from one)."""
+        for d in comp.pop("shapes", []):
+            if d["attr"] not in comp.get("columns", []):
+                if self.attributes_known:
+                    self.error(UnknownName, f"component '{comp['name']}' has no column '{d['attr']}' "
+                                            f"to read shapes from", d["attr_at"],
+                               hint=did_you_mean(d["attr"], comp.get("columns", []))
+                               or "name the column that lists each piece's [x, y] cells")
+                continue
+            for row in comp.get("rows", []):
+                cell = row["cells"].get(d["attr"])
+                if cell is None:
+                    continue
+                problem = _shape_problem(cell)
+                if problem:
+                    self.error(InvalidDeclaration if "file" not in row else DataFileError,
+                               f"'{d['attr']}' {problem}", cell["at"], file=self.data_file(row.get("file")),
+                               hint="a shape lists its cells as [x, y] pairs, each sharing an edge "
+                                    "with another")
 
     def _resolve_links(self, comp):
         """`links ATTR by COLUMN[, both ways]`: each value in the list ATTR is

@@ -92,9 +92,28 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
-def load_component_rows(path: Path, shown: str, key_path: list[str] | None = None):
+def _picked(records: list, columns: list, shown: str) -> list:
+    """The records with only the keys a rulebook reads (`with KEY [as NAME], …`),
+    renamed. (A key that no record of any path has is the caller's to report.)"""
+    out = []
+    for rec in records:
+        if not isinstance(rec, dict):
+            out.append(rec)
+            continue
+        marks = getattr(rec, "marks", {})
+        kept = {c["name"]: rec[c["key"]] for c in columns if c["key"] in rec}
+        out.append(_Located(kept, getattr(rec, "line", 1), getattr(rec, "column", 1),
+                            {c["name"]: marks[c["key"]] for c in columns
+                             if c["key"] in rec and c["key"] in marks}))
+    return out
+
+
+def load_component_rows(path: Path, shown: str, key_path: list[str] | None = None,
+                        columns: list | None = None):
     """(columns, rows) from a component data file, rows as table-like cells.
 
+    ``columns`` (from ``with KEY [as NAME], …``) keeps only those keys of
+    each record, renamed.
     ``key_path`` (from ``at a.b``) names the value to read in a richer file:
     a list of records, or one mapping that is one record. Raises
     FileNotReadable or UnknownName (no span: the caller knows the rulebook's
@@ -119,6 +138,8 @@ def load_component_rows(path: Path, shown: str, key_path: list[str] | None = Non
         single = isinstance(value, dict)
         document = {"components": [value] if single else value}
         prefix, skip = list(key_path), 2 if single else 1
+    if columns:
+        document = {"components": _picked(document["components"], columns, shown)}
     validator = jsonschema.Draft202012Validator(schema("components.schema.json"))
     problems = []
     for err in validator.iter_errors(document):

@@ -113,6 +113,7 @@ class ExprCompiler:
         self.ir = ir
         self.lay = lay
         self.options = options
+        self.option_picks = {o["name"]: o["pick"]["of"] for o in ir["options"] if o.get("pick")}
         self.table = table        # name -> value for this player count
         self.players = list(range(lay.n))
         self.defines = {d["name"]: d for d in ir["defines"]}
@@ -193,6 +194,10 @@ class ExprCompiler:
             return Compiled(lambda s, env: s.vars[slot], PLAYER, e["at"])
         if ref == "option":
             value = self.options[n]
+            pick = self.option_picks.get(n)
+            if pick is not None:        # K named pieces of a type: their components
+                cids = [lay.instances[v] for v in value]
+                return Compiled(lambda s, env: cids, list_of(comp_type(pick)), e["at"])
             return self._const(value, _type_of_value(value), e["at"])
         if ref == "table":
             value = self.table[n]

@@ -159,25 +159,48 @@ class _ToAst(Transformer):
         return _node("option", meta, name=str(c[0]), default=c[1], choices=choices,
                      name_at=_tok_at(c[0]))
 
+    def option_pick(self, meta, c):
+        name, count, of, items = c[0], c[1], c[2], [x for x in c[3:] if x is not None]
+        default = {"node": "list", "at": _at(meta),
+                   "items": [{"node": "symbol", "value": str(t), "at": _tok_at(t)} for t in items]}
+        return _node("option", meta, name=str(name), default=default, choices=None,
+                     name_at=_tok_at(name),
+                     pick={"count": int(count), "of": str(of), "at": _tok_at(of)})
+
     def component_decl(self, meta, c):
         name, owner, source, parts = c[0], c[1], c[2], c[3:]
         rows = [p for p in parts if p["node"] == "row"]
         has = [p for p in parts if p["node"] == "has"]
         links = [p for p in parts if p["node"] == "links"]
+        shapes = [p for p in parts if p["node"] == "shape"]
         return _node("component", meta, name=str(name), name_at=_tok_at(name),
                      per_player=owner is not None, source=source, rows=rows, has=has, links=links,
+                     shapes=shapes,
                      **({"of_each": str(owner), "of_each_at": _tok_at(owner)} if owner else {}))
 
     def component_owner(self, meta, c):
         return c[0]
 
     def component_source(self, meta, c):
+        picked = c[-1] if c and isinstance(c[-1], list) else None
+        if picked is not None or (c and c[-1] is None and len(c) > 2):
+            c = c[:-1]
+        extra = {"columns": picked} if picked else {}
         if c[1] is None:
-            return _node("source", meta, file=c[0][1:-1])
+            return _node("source", meta, file=c[0][1:-1], **extra)
         paths = c[1:]
         return _node("source", meta, file=c[0][1:-1], path=paths[0]["keys"],
                      path_at=paths[0]["at"], more_paths=[p["keys"] for p in paths[1:]],
-                     more_paths_at=[p["at"] for p in paths[1:]])
+                     more_paths_at=[p["at"] for p in paths[1:]], **extra)
+
+    def data_columns(self, meta, c):
+        # folded into its 'source' node: [{key, name, at}] in the order written
+        return list(c)
+
+    def data_column(self, meta, c):
+        key, name = c
+        return {"key": str(key), "name": str(name if name is not None else key),
+                "at": _tok_at(key)}
 
     def data_path(self, meta, keys):
         # folded into its 'source' node: no node of its own in the IR
@@ -191,6 +214,9 @@ class _ToAst(Transformer):
         attr, by, both = c
         return _node("links", meta, attr=str(attr), attr_at=_tok_at(attr), by=str(by),
                      by_at=_tok_at(by), both_ways=both is not None)
+
+    def shape_decl(self, meta, c):
+        return _node("shape", meta, attr=str(c[0]), attr_at=_tok_at(c[0]))
 
     def both_ways(self, meta, c):
         return True
