@@ -567,12 +567,15 @@ class Checker:
                         self.error(WrongType, "'copies' must be a whole number", cell["at"],
                                    file=self.data_file(row.get("file")))
                 elif col != "name":
-                    for word in cell["items"] if cell["node"] == "list" else [cell]:
-                        self._resolve_word(word)
+                    self._resolve_word(cell)
 
     def _resolve_word(self, cell):
-        """A word that names a component instance refers to it (in a list too)."""
-        if cell["node"] == "symbol" and cell["value"] in self.instances:
+        """A word that names a component instance refers to it (in lists too,
+        nested ones included)."""
+        if cell["node"] == "list":
+            for item in cell["items"]:
+                self._resolve_word(item)
+        elif cell["node"] == "symbol" and cell["value"] in self.instances:
             cell["node"] = "component"
         elif cell["node"] == "symbol":
             self.symbols.add(cell["value"])
