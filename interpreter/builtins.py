@@ -170,7 +170,7 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
             "turns clockwise, then (mirror yes) its distinct mirror images",
             _without_context(shapes.orientations), list_of(NUMBER)),
     Builtin("footprint", 3, 3, "the cells a shape covers in orientation r at an anchor cell",
-            _without_context(shapes.placed), list_of(CELL)),
+            _without_context(shapes.footprint), list_of(CELL)),
     Builtin("anchors", 3, 3, "the anchors where a shape in orientation r covers only the given "
             "cells (ordered by x, then y)", _without_context(shapes.anchors), list_of(CELL)),
     Builtin("fits", 2, 3, "whether a shape fits inside the given cells in some orientation "

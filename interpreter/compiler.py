@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import shapes
 from . import statements as st
 from .errors import RulebookErrors
 from .choices import key_function
@@ -159,8 +160,19 @@ class Compiler:
             value_type = list_of(list_of(item))
             groups = self.fn(c["groups"], scope)
             size = self.fn(c["size"], scope)
-        return st.ChoiceSpec(name, kind, source.fn, where, count, groups, size, key,
+        spec = st.ChoiceSpec(name, kind, source.fn, where, count, groups, size, key,
                              st.printer(value_type, self.lay), value_type, c["at"])
+        spec.why = self._why_not(c["source"], scope)
+        return spec
+
+    def _why_not(self, source, scope):
+        """For `one of anchors(S, r, C)`: the first cell a refused anchor would
+        cover outside C, so that a refusal can name it (interpreter/explain.py)."""
+        if source["node"] != "call" or source.get("ref") != "builtin" or source["fn"] != "anchors":
+            return None
+        shape, turns, cells = (self.fn(a, scope) for a in source["args"])
+        return lambda s, env, at: shapes.first_outside(shape(s, env), turns(s, env), at,
+                                                       cells(s, env))
 
     # -- statements ------------------------------------------------------------
     def block(self, b, scope, end) -> st.Block:
@@ -185,8 +197,8 @@ class Compiler:
             return lambda s, env: base
         arg = self.fn(e["args"][0], scope)
         if index in self.lay.grids:
-            position = self.lay.grids[index].position
-            return lambda s, env: base + position(arg(s, env))
+            positions = self.lay.grids[index].positions
+            return lambda s, env: base + positions[arg(s, env)]
         offset = 0 if index == "player" else self.lay.types[index][0]
         return lambda s, env: base + arg(s, env) - offset
 

@@ -185,6 +185,7 @@ class Game:
         if found is None:
             m = self.program(state.n).machine
             stmt, f = m.current_choice(state)
+            state.memo = {}     # the state holds still while its options are listed
             try:        # as `running_rules`, without a context manager
                 found = stmt.options(m, state, f, player)
                 if type(found) is not Offer:
@@ -192,6 +193,8 @@ class Game:
                 cache[player] = found
             except (RuleError,) + _FORMULA_ERRORS as e:
                 raise _rule_failure(m, stmt.at, e) from None
+            finally:
+                state.memo = None
         return found
 
     def apply(self, state: State, action: Action) -> State:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from . import grid
 from .errors import ActionError, IllegalAction, RulebookError, UnknownAction
 from .statements import Choose, EachChooses, TakeAction
 
@@ -101,6 +102,10 @@ def explain(game, state, player: int, text: str) -> ActionError | None:
             wanted = value_key(typed)
             match = next((k for k in keys if value_key(spec.show_value(k)) == wanted), _MISSING)
             if match is _MISSING:
+                reason = _outside(spec, state, env, typed)
+                if reason is not None:
+                    return IllegalAction(f"'{typed}' is not a possible '{spec.name}' of '{label}' "
+                                         f"now: {reason}", m.span(spec.at or at))
                 shown = [spec.show_value(k) for k in keys]
                 hint = ("nothing is possible now" if not shown else
                         "possible now: " + ", ".join(shown[:12]) + (" …" if len(shown) > 12 else ""))
@@ -113,6 +118,20 @@ def explain(game, state, player: int, text: str) -> ActionError | None:
     except (RulebookError, TypeError, KeyError, IndexError, ValueError):
         return None
     return None
+
+
+def _outside(spec, state, env, typed: str):
+    """For a placement (`one of anchors(…)`): which cell it would cover that
+    it may not, as text, or None."""
+    if spec.why is None:
+        return None
+    at = grid.parse(typed)
+    if at is None:
+        return None
+    cell = spec.why(state, env, at)
+    if cell is None:
+        return None
+    return f"it would cover {grid.text(cell)}, which is not among the cells allowed"
 
 
 __all__ = ["explain", "split_arguments", "text_key", "value_key"]

@@ -121,6 +121,7 @@ class ExprCompiler:
         self.define_types: dict = {}
         self.errors: list = []      # type errors found while compiling, reported together
         self._inline_cache: dict = {}   # (define, renames) -> its body compiled in place
+        self._costly_defines: dict = {}
 
     # -- static type checks -----------------------------------------------------
     def type_error(self, message, e, hint=None):
@@ -207,6 +208,8 @@ class ExprCompiler:
             if body.const is not None:
                 return self._const(body.const[0], body.type, e["at"])
             f = body.fn
+            if self._costly(n):
+                return Compiled(memoized(n, lambda s, env: f(s, {}), ()), body.type, e["at"])
             return Compiled(lambda s, env: f(s, {}), body.type, e["at"])
         if ref == "component_type":
             first, count = lay.types[n]
@@ -237,6 +240,14 @@ class ExprCompiler:
         c = self.compile(d["body"], {p: ANY for p in params})
         self.compiled_defines[name] = c
         return c
+
+    def _costly(self, name) -> bool:
+        """Whether a define's body loops over a collection (an aggregate), so
+        that its calls are worth remembering while legal actions are listed."""
+        costly = self._costly_defines.get(name)
+        if costly is None:
+            costly = self._costly_defines[name] = _has_aggregate(self.defines[name]["body"])
+        return costly
 
     def _inlined(self, name, renames: dict):
         """The body of define `name` compiled in place, for a call whose
@@ -277,8 +288,11 @@ class ExprCompiler:
             return Compiled(lambda s, env: s.zones[base + a0(s, env) - first], t, e["at"])
         if ref == "variable" and lay.variables[fn].index in lay.grids:
             v = lay.variables[fn]
-            base, a0, position = v.base, afns[0], lay.grids[v.index].position
-            return Compiled(lambda s, env: s.vars[base + position(a0(s, env))], v.type, e["at"])
+            base, a0, positions = v.base, afns[0], lay.grids[v.index].positions
+            n0 = args[0].local
+            if n0 is not None:               # the common V(c) of an element
+                return Compiled(lambda s, env: s.vars[base + positions[env[n0]]], v.type, e["at"])
+            return Compiled(lambda s, env: s.vars[base + positions[a0(s, env)]], v.type, e["at"])
         if ref == "variable":
             v = lay.variables[fn]
             base, a0 = v.base, afns[0]
@@ -302,22 +316,34 @@ class ExprCompiler:
                                     lookup=(column, args[0], attr),
                                     strict_bool=body.strict_bool)
                 n0 = args[0].local
+                costly = self._costly(fn)
                 if n0 is not None:
                     inlined = self._inlined(fn, {p0: n0})
                     if inlined is not None:
+                        if costly and inlined.const is None:
+                            return Compiled(memoized(fn, inlined.fn, (a0,)), body.type, e["at"],
+                                            strict_bool=inlined.strict_bool)
                         return Compiled(inlined.fn, body.type, e["at"], inlined.const,
                                         inlined.lookup, inlined.local, inlined.strict_bool)
-                    return Compiled(lambda s, env: bfn(s, {p0: env[n0]}), body.type, e["at"],
-                                    strict_bool=body.strict_bool)
-                return Compiled(lambda s, env: bfn(s, {p0: a0(s, env)}), body.type, e["at"],
-                                strict_bool=body.strict_bool)
+                    call = lambda s, env: bfn(s, {p0: env[n0]})          # noqa: E731
+                else:
+                    call = lambda s, env: bfn(s, {p0: a0(s, env)})       # noqa: E731
+                if costly:
+                    call = memoized(fn, call, (a0,))
+                return Compiled(call, body.type, e["at"], strict_bool=body.strict_bool)
+            costly = self._costly(fn)
             if params and all(a.local is not None for a in args):
                 inlined = self._inlined(fn, {p: a.local for p, a in zip(params, args)})
                 if inlined is not None:
+                    if costly and inlined.const is None:
+                        return Compiled(memoized(fn, inlined.fn, tuple(afns)), body.type, e["at"],
+                                        strict_bool=inlined.strict_bool)
                     return Compiled(inlined.fn, body.type, e["at"], inlined.const,
                                     inlined.lookup, inlined.local, inlined.strict_bool)
-            return Compiled(lambda s, env: bfn(s, dict(zip(params, [a(s, env) for a in afns]))),
-                            body.type, e["at"])
+            call = lambda s, env: bfn(s, dict(zip(params, [a(s, env) for a in afns])))   # noqa: E731
+            if costly:
+                call = memoized(fn, call, tuple(afns))
+            return Compiled(call, body.type, e["at"])
         impl = FUNCTIONS[fn].impl
         t = FUNCTIONS[fn].result_type([a.type for a in args])
         if fn == "contains" and len(args) == 2:
@@ -628,6 +654,51 @@ class ExprCompiler:
                 return [x for x in src(s, env) if static[x] == v]
             return select_static
         return None
+
+
+def memoized(name: str, fn, argfns: tuple):
+    """A define call that, while the state's `memo` is on (legal actions are
+    being listed, so the state cannot change), remembers its value by
+    define and arguments: a parameter's options evaluated once for each
+    earlier choice (a piece, then a turn) then work out a board-wide formula
+    once. Arguments that cannot be keys (lists) are not remembered."""
+    if not argfns:
+        key0 = (name,)
+
+        def call0(s, env):
+            memo = s.memo
+            if memo is None:
+                return fn(s, env)
+            found = memo.get(key0, _UNSET)
+            if found is _UNSET:
+                found = memo[key0] = fn(s, env)
+            return found
+        return call0
+
+    def call(s, env):
+        memo = s.memo
+        if memo is None:
+            return fn(s, env)
+        key = (name,) + tuple(a(s, env) for a in argfns)
+        try:
+            found = memo.get(key, _UNSET)
+        except TypeError:           # a list argument
+            return fn(s, env)
+        if found is _UNSET:
+            found = memo[key] = fn(s, env)
+        return found
+    return call
+
+
+_UNSET = object()
+
+
+def _has_aggregate(node) -> bool:
+    if isinstance(node, dict):
+        return node.get("node") == "aggregate" or any(_has_aggregate(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_has_aggregate(v) for v in node)
+    return False
 
 
 def _is_local(node, var) -> bool:

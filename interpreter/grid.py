@@ -99,21 +99,33 @@ class Bounded:
     by x, then y, and the position of each in that list (where a variable
     'of each NAME' keeps that cell's value)."""
 
-    __slots__ = ("name", "width", "height", "cells", "_position")
+    __slots__ = ("name", "width", "height", "cells", "positions")
 
     def __init__(self, name: str, width: int, height: int):
         self.name, self.width, self.height = name, width, height
         self.cells = [cell(x, y) for x in range(width) for y in range(height)]
-        self._position = {c: k for k, c in enumerate(self.cells)}
+        # cell -> its position; a cell off the grid is a rule error (`_Positions`)
+        self.positions = _Positions(self)
 
     def position(self, c) -> int:
-        k = self._position.get(c)
-        if k is None:
-            shown = text(c) if isinstance(c, int) and not isinstance(c, bool) else repr(c)
-            raise RuleError(f"{shown} is not a cell of grid '{self.name}' "
-                            f"({self.width} by {self.height}: (0,0) to "
-                            f"({self.width - 1},{self.height - 1}))", code="rule/runtime")
-        return k
+        return self.positions[c]
+
+
+class _Positions(dict):
+    """cell -> position in a grid's list; looking up a cell off the grid
+    raises the rule error that says so (a plain dict lookup otherwise)."""
+
+    __slots__ = ("grid",)
+
+    def __init__(self, grid: "Bounded"):
+        super().__init__((c, k) for k, c in enumerate(grid.cells))
+        self.grid = grid
+
+    def __missing__(self, c):
+        g = self.grid
+        shown = text(c) if isinstance(c, int) and not isinstance(c, bool) else repr(c)
+        raise RuleError(f"{shown} is not a cell of grid '{g.name}' ({g.width} by {g.height}: "
+                        f"(0,0) to ({g.width - 1},{g.height - 1}))", code="rule/runtime")
 
 
 __all__ = ["Bounded", "cell", "x_of", "y_of", "text", "parse", "neighbour", "neighbours", "next_to",

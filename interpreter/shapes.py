@@ -50,7 +50,6 @@ def _normal(pairs) -> tuple:
     return tuple((x - mx, y - my) for x, y in pairs)
 
 
-@functools.lru_cache(maxsize=4096)
 def _images(pairs: tuple) -> tuple:
     """Every distinct image: the rotations first, then the mirrored ones.
     Each image is a tuple of cell offsets (ints to add to an anchor), in the
@@ -71,9 +70,14 @@ def _images(pairs: tuple) -> tuple:
 
 
 def _shape_images(shape):
-    key = shape if isinstance(shape, tuple) else tuple(
-        tuple(c) if isinstance(c, list) else c for c in shape)
-    return _images(_pairs(key))
+    if type(shape) is not tuple:        # a static attribute is a tuple already
+        shape = tuple(tuple(c) if isinstance(c, list) else c for c in shape)
+    return _images_of(shape)
+
+
+@functools.lru_cache(maxsize=4096)
+def _images_of(shape: tuple) -> tuple:
+    return _images(_pairs(shape))
 
 
 def orientations(shape, mirror=False) -> list:
@@ -91,7 +95,7 @@ def _image(shape, r):
     return images[r]
 
 
-def placed(shape, r, anchor) -> list:
+def footprint(shape, r, anchor) -> list:
     """The cells the shape covers in orientation r at `anchor`, in the
     shape's own order."""
     return [anchor + off for off in _image(shape, r)]
@@ -119,7 +123,7 @@ def first_outside(shape, r, anchor, cells):
     """The first cell (in the shape's order) of the placement that is not
     among `cells`, or None: why an anchor is not among `anchors`."""
     allowed = set(cells)
-    for c in placed(shape, r, anchor):
+    for c in footprint(shape, r, anchor):
         if c not in allowed:
             return c
     return None
@@ -190,5 +194,5 @@ def rotated(rows, r) -> list:
     return out
 
 
-__all__ = ["orientations", "placed", "anchors", "first_outside", "fits", "connected", "flood",
+__all__ = ["orientations", "footprint", "anchors", "first_outside", "fits", "connected", "flood",
            "touching", "rotated"]

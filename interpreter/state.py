@@ -31,7 +31,8 @@ class State:
     changes anything (`Game.apply` never touches its input)."""
 
     __slots__ = ("n", "zones", "loc", "vars", "revealed", "frames", "rng",
-                 "decisions", "pending", "over", "round", "turn", "events", "cache", "shared")
+                 "decisions", "pending", "over", "round", "turn", "events", "cache", "shared",
+                 "memo")
 
     def __init__(self, n, zones, loc, vars_, revealed, frames, rng, decisions=0,
                  pending=(), over=False, round_=0, turn=0, events=None):
@@ -51,6 +52,9 @@ class State:
         # so a player sees what was shown even if the rules moved on at once
         self.events = events if events is not None else []
         self.cache = None     # legal-action bindings; derived, never saved
+        # while legal actions are listed (the state cannot change): the values
+        # of define calls, by define and arguments (see expressions.memoized)
+        self.memo = None
         # the board (zones, loc, revealed) is another state's until changed
         self.shared = False
 
@@ -102,6 +106,7 @@ class State:
         s.turn = self.turn
         s.events = []
         s.cache = None
+        s.memo = None
         return s
 
     def own_board(self) -> None:

@@ -533,7 +533,7 @@ class ChoiceSpec:
     """One parameter or decision: how to list its options and print them."""
 
     __slots__ = ("name", "kind", "source", "where", "count", "groups", "size", "key",
-                 "show_value", "value_type", "at")
+                 "show_value", "value_type", "at", "why")
 
     def __init__(self, name, kind, source, where, count, groups, size, key, show_value,
                  value_type, at=None):
@@ -541,6 +541,8 @@ class ChoiceSpec:
         self.count, self.groups, self.size = count, groups, size
         self.key, self.show_value, self.value_type = key, show_value, value_type
         self.at = at          # the choice's span in the rulebook (for explanations)
+        # (state, env, value) -> the cell that keeps a value out, or None (explain.py)
+        self.why = None
 
     def show(self, name, args) -> str:
         """The text of a decision's action: its name and the chosen value."""
@@ -856,7 +858,11 @@ class TakeAction(Stmt):
     def run(self, m, s, f):
         p = self.player(s, f[2])
         if self.if_able:
-            offer = self._offer(s, f, p)
+            s.memo = {}         # nothing changes while the options are listed
+            try:
+                offer = self._offer(s, f, p)
+            finally:
+                s.memo = None
             if not offer.size:
                 return False
             cache = s.cache

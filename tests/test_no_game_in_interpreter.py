@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 ORDINARY = {"item", "pick", "pattern", "light", "pass", "take", "secret", "player", "card",
             "hand", "deck", "table", "centre", "box", "revealed", "discarded", "side", "offered",
             "removed", "draw", "done", "go", "use", "points", "score", "kind",
-            "character", "place", "colour", "token", "hex", "tile"}   # a hex map, a tile: every board game
+            "character", "place", "colour", "token", "hex", "tile",   # a hex map, a tile: every board game
+            "piece", "build", "pass_turn", "direction", "north", "east", "south", "west"}   # grids
 
 
 def game_words() -> set:

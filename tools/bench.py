@@ -8,7 +8,7 @@ every tool sees.
 The project's targets: 400 random games/s of Hanamikoji (2 players), 500
 of Festival of Lights (4 players), 100 of Lanterns (4 players) and 50 of
 Samurai with the beginner setup (rulebooks/variants/samurai-beginner-setup.rules,
-4 players); the verdict is printed for a target's
+4 players) and 50 of Paris (2 players); the verdict is printed for a target's
 rulebook at its player count (the default --players).
 """
 
@@ -25,9 +25,9 @@ from interpreter.simulate import Plan, simulate  # noqa: E402
 
 # rulebook stem -> random games/s on one core, at the player count of TARGET_PLAYERS
 TARGET_GAMES_PER_SECOND = {"hanamikoji": 400, "festival-of-lights": 500, "lanterns": 100,
-                           "samurai-beginner-setup": 50}
+                           "samurai-beginner-setup": 50, "paris": 50}
 TARGET_PLAYERS = {"hanamikoji": 2, "festival-of-lights": 4, "lanterns": 4,
-                  "samurai-beginner-setup": 4}
+                  "samurai-beginner-setup": 4, "paris": 2}
 
 
 def main(argv=None) -> int:
