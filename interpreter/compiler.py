@@ -124,11 +124,14 @@ class Compiler:
             return action_name + " " + ", ".join(f(k) for f, k in zip(shows, args))
         # parameters whose options do not depend on each other: listed as a product
         names = [p["name"] for p in a["params"]]
-        independent = requires is None and not any(
+        # a `requires` that reads no parameter is checked before any option is listed
+        first = requires is not None and not names_read(body[0]["cond"], local_only=True) & set(names)
+        independent = (requires is None or first) and not any(
             names_read(p["choice"], local_only=True) & set(names[:i]) for i, p in enumerate(a["params"]))
         self.actions[name] = st.ActionDef(name, params, requires, None, limit, private, show,
                                           independent, a["at"],
-                                          body[0]["at"] if requires is not None else None)
+                                          body[0]["at"] if requires is not None else None,
+                                          requires_first=first)
         self.action_scopes[name] = scope
 
     def _compile_action_body(self, a):

@@ -83,6 +83,14 @@ def explain(game, state, player: int, text: str) -> ActionError | None:
                                      m.span(action.at))
         specs, label, at = action.params, action.name, action.at
         requires, requires_at = action.requires, action.requires_at
+        if action.requires_first and specs:     # it reads no value: say so before any value
+            try:
+                holds = requires(state, env)
+            except (RulebookError, TypeError, KeyError, IndexError, ValueError):
+                return None
+            if not holds:
+                return IllegalAction(f"'{text}' is not allowed now: the requirement does not hold",
+                                     m.span(requires_at or at))
     elif isinstance(stmt, (Choose, EachChooses)):
         if isinstance(stmt, EachChooses):
             env[stmt.player_var] = player

@@ -776,14 +776,16 @@ class ActionDef:
     listed without binding any of them."""
 
     __slots__ = ("name", "params", "requires", "body", "limit", "private", "show",
-                 "independent", "at", "requires_at")
+                 "independent", "at", "requires_at", "requires_first")
 
     def __init__(self, name, params, requires, body, limit, private, show, independent=False,
-                 at=None, requires_at=None):
+                 at=None, requires_at=None, requires_first=False):
         self.name, self.params, self.requires, self.body = name, params, requires, body
         self.limit, self.private, self.show = limit, private, show
         self.independent = independent
         self.at, self.requires_at = at, requires_at     # spans, for explanations
+        # the `requires` reads no parameter: checked once, before listing any option
+        self.requires_first = requires_first
 
     def options(self, s, player, env) -> list:
         """[(Action, binding env or None)] for this action; [] when not allowed.
@@ -800,7 +802,12 @@ class ActionDef:
             if self.requires is None or self.requires(s, env):
                 return [(Action(player, name, (), private, show), env)]
             return []
-        if len(params) == 1 and self.requires is None:
+        requires = self.requires
+        if self.requires_first:
+            if not requires(s, env):
+                return []
+            requires = None
+        if len(params) == 1 and requires is None:
             return [(Action(player, name, (k,), private, show), None)
                     for k in params[0].keys(s, env)]
         if self.independent:
@@ -816,7 +823,7 @@ class ActionDef:
 
         def rec(i, env):
             if i == len(params):
-                if self.requires is None or self.requires(s, env):
+                if requires is None or requires(s, env):
                     out.append((Action(player, name, tuple(keys), private, show), env))
                 return
             spec = params[i]

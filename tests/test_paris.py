@@ -54,22 +54,24 @@ WITH_CHARTIER = ["CHARTIER", "METROPOLITAIN", "LEVITATION", "JARDIN_DES_PLANTES"
                  "BOUQUINISTES_SUR_LA_SEINE", "LAMPADAIRE", "LE_PEINTRE"]
 
 DEFAULTS = {"start_seat": 0, "seat_0_colour": "blue", "allow_mirror": False,
-            "tile_rotation": True, "hand_size": 1, "voluntary_pass": False,
+            "no_tile_rotation": False, "hand_size": 1, "voluntary_pass": False,
             "chimney_caps_taking": False, "fountain_cells": 2, "large_light": "SUBSTITUTE_PLUS2",
-            "levitation_permissions": True, "penseur_lights_free": True, "unplaced_penalty": 3,
+            "levitation_no_permissions": False, "chartier_free_convert": False,
+            "penseur_lights_not_free": False, "unplaced_penalty": 3,
             "postcards": FIRST_GAME}
 # variant file -> what it changes (PA-D2 … PA-D13, PA-S1)
 VARIANT_FILES = {
     "allow-mirror": {"allow_mirror": True},
     "hand-size-2": {"hand_size": 2},
     "voluntary-pass": {"voluntary_pass": True},
-    "no-tile-rotation": {"tile_rotation": False},
+    "no-tile-rotation": {"no_tile_rotation": True},
     "chimney-caps-taking": {"chimney_caps_taking": True},
     "fountain-one-cell": {"fountain_cells": 1},
     "large-light-plus1": {"large_light": "PLUS1"},
     "large-light-square3": {"large_light": "SQUARE3"},
-    "levitation-no-permissions": {"levitation_permissions": False},
-    "penseur-lights-not-free": {"penseur_lights_free": False},
+    "levitation-no-permissions": {"levitation_no_permissions": True},
+    "chartier-free-convert": {"chartier_free_convert": True},
+    "penseur-lights-not-free": {"penseur_lights_not_free": True},
     "all-postcards-b": {"postcards": ["LE_PEINTRE", "CHARTIER", "MOULIN_ROUGE",
                                       "LA_GRANDE_LUMIERE", "LEVITATION", "METROPOLITAIN",
                                       "BOUQUINISTES_SUR_LA_SEINE", "LE_PENSEUR"]},
@@ -545,6 +547,24 @@ def test_PA_X3_b_C3_metropolitain():
     s = do(g, s, "build LINE, 0, (2,2)")
     assert c(3, 2) not in part(g, s, "lights") and len(part(g, s, "lights")) == 7
     assert s.vars[face_down] is True and var(g, s, "metro", 0) is False
+
+
+def test_PA_D12_variant_chartier_converts_freely():
+    """PA-D12: by default the converted cell must be covered by the placement
+    (only placements over one opponent cell are offered); in the variant
+    the mixed piece goes first on any free opponent cell, then a building is
+    placed, covering it or not."""
+    g = rules("chartier-free-convert", tuple(WITH_CHARTIER))
+    s = lay_tiles(g, g.new_game(2, seed=1))
+    s = move(g, s, ["SQUARE", "LINE"], "pool", "reserve(0)")
+    s = do(g, s, "use_postcard CHARTIER", "use_postcard SACRE_COEUR")
+    assert "build SQUARE, 0, (4,0)" not in texts_of(g, s)       # no converting inside a build
+    assert "convert_cell (0,3)" in texts_of(g, s)                 # far from anything blue builds
+    s = do(g, s, "convert_cell (0,3)")
+    assert cell_var(g, s, "ground", 0, 3) == "mixed" and var(g, s, "chartier", 0) is False
+    assert {t.split(" ")[0] for t in texts_of(g, s)} == {"build"}
+    s = do(g, s, "build LINE, 1, (7,1)")
+    assert cell_var(g, s, "cover", 0, 3) is None and g.to_move(s) == (1,)
 
 
 def test_PA_C3_E4_an_unused_metropolitain_still_stamps():
