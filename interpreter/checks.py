@@ -273,6 +273,8 @@ class Checker:
         """`option NAME: K of TYPE = [A, B, …]`: K distinct named pieces of TYPE."""
         pick, items = opt["pick"], opt["default"]["items"]
         of = pick["of"]
+        if not self.attributes_known:   # a data file failed: its pieces are not known
+            return
         if of not in self.components:
             self.error(UnknownName, f"unknown component type '{of}'", pick["at"],
                        hint=did_you_mean(of, self.components))
@@ -1054,7 +1056,7 @@ class Checker:
         elif n in self.symbols:
             e["node"] = "symbol"
             e["value"] = e.pop("name")
-        else:
+        elif self.attributes_known:     # (a data file that failed may have held the word)
             known = set(scope) | set(self.globals) | set(CONSTANTS) | self.symbols
             self.error(UnknownName, f"unknown name '{n}'", e["at"], hint=did_you_mean(n, known))
 

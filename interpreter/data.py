@@ -108,6 +108,36 @@ def _picked(records: list, columns: list, shown: str) -> list:
     return out
 
 
+_DOCUMENTS: dict = {}     # (path, shown, mtime, size) -> the checked document, or its errors
+
+
+def _document(path: Path, shown: str):
+    """A data file read and checked against its own schema, once while it
+    is unchanged: a rulebook may read several keys of one file. (Nothing
+    here changes the document it returns.)"""
+    try:
+        st = Path(path).stat()
+        key = (str(path), shown, st.st_mtime_ns, st.st_size)
+    except OSError:
+        key = None
+    found = _DOCUMENTS.get(key) if key else None
+    if found is None:
+        try:
+            doc = _json_keys(_read_yaml(path, shown))
+            _check_own_schema(doc, shown)
+            found = (doc, None)
+        except RulebookErrors as e:
+            found = (None, e)
+        if key:
+            if len(_DOCUMENTS) > 64:
+                _DOCUMENTS.clear()
+            _DOCUMENTS[key] = found
+    doc, errors = found
+    if errors is not None:
+        raise RulebookErrors(errors.errors)
+    return doc
+
+
 def load_component_rows(path: Path, shown: str, key_path: list[str] | None = None,
                         columns: list | None = None):
     """(columns, rows) from a component data file, rows as table-like cells.
@@ -120,8 +150,7 @@ def load_component_rows(path: Path, shown: str, key_path: list[str] | None = Non
     'from' and 'at') or RulebookErrors of DataFileError, each at the data
     file's line and column.
     """
-    doc = _json_keys(_read_yaml(path, shown))
-    _check_own_schema(doc, shown)
+    doc = _document(path, shown)
     if key_path is None:
         # a list of records, or a mapping with a 'components' list
         if isinstance(doc, dict) and "components" not in doc:

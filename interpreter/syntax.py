@@ -161,7 +161,8 @@ class _ToAst(Transformer):
 
     def option_pick(self, meta, c):
         name, count, of, items = c[0], c[1], c[2], [x for x in c[3:] if x is not None]
-        default = {"node": "list", "at": _at(meta),
+        where = (_tok_at(items[0])[:2] + _tok_at(items[-1])[2:]) if items else _at(meta)
+        default = {"node": "list", "at": where,
                    "items": [{"node": "symbol", "value": str(t), "at": _tok_at(t)} for t in items]}
         return _node("option", meta, name=str(name), default=default, choices=None,
                      name_at=_tok_at(name),
