@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import zlib
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence
 
@@ -299,7 +300,13 @@ def legal_cells(actions: Sequence[str]) -> set:
     return {(int(m.group(1)), int(m.group(2))) for t in actions for m in CELL_TEXT.finditer(t)}
 
 
+# colour words of board games that rich does not know by that name
+COLOUR_WORDS = {"grey": "grey50", "gray": "grey50", "brown": "orange4", "silver": "grey70",
+                "navy": "navy_blue", "teal": "light_sea_green", "olive": "wheat4"}
+
+
 def _colour(name: str) -> Optional[Color]:
+    name = COLOUR_WORDS.get(name.lower(), name)
     for candidate in (name, f"{name}1"):    # rich names some colours only with a shade: 'pink1'
         try:
             return Color.parse(candidate.lower())
@@ -308,10 +315,16 @@ def _colour(name: str) -> Optional[Color]:
     return None
 
 
+def _colour_word(value: str) -> Optional[Color]:
+    """The colour a word names ('navy', 'dark_red'), or None: numbers and
+    other text name none."""
+    return _colour(value) if value.replace("_", "").isalpha() else None
+
+
 def _mark_style(value: str) -> Style:
     """A colour name rich knows is drawn in that colour (as the background,
     with dark or light letters, so a dark colour shows on a dark terminal too)."""
-    colour = _colour(value) if value.replace("_", "").isalpha() else None
+    colour = _colour_word(value)
     if colour is None:
         return Style(bold=True)
     return _on(colour, bold=True)
@@ -415,7 +428,9 @@ def grid_sections(view: dict, actions: Sequence[str]) -> list:
 
 # -- hex maps ----------------------------------------------------------------------
 SEAT_COLOURS = (1, 4, 2, 3, 5, 6)   # the terminal's standard colours, seat P0 first
-SHADES = ("grey35", "dark_cyan", "dark_khaki", "medium_purple4", "dark_sea_green4", "orchid4")
+# tints for shades that are not colour words, in the order they are handed out
+SHADES = ("grey35", "dark_cyan", "dark_khaki", "medium_purple4", "dark_sea_green4", "plum4",
+          "steel_blue", "tan", "light_pink4", "cadet_blue", "wheat4", "rosy_brown")
 HEX_WIDTH = (3, 8)    # the fewest and the most characters inside a hex
 ELLIPSIS = "…"
 
@@ -426,7 +441,11 @@ def seat_style(owner) -> Style:
     of its colour."""
     if not isinstance(owner, int) or isinstance(owner, bool):
         return Style(bold=True)
-    return _on(Color.parse(f"color({SEAT_COLOURS[owner % len(SEAT_COLOURS)]})"), bold=True)
+    return _on(seat_colour(owner), bold=True)
+
+
+def seat_colour(seat: int) -> Color:
+    return Color.parse(f"color({SEAT_COLOURS[seat % len(SEAT_COLOURS)]})")
 
 
 def _on(colour: Color, bold: bool = False) -> Style:
@@ -512,8 +531,7 @@ class HexView:
         shade = h.get("shade")
         if shade is None:
             return Style()
-        colour = _colour(shade) if shade.replace("_", "").isalpha() else None
-        return _on(colour or Color.parse(self.palette[shade]))
+        return _on(_colour_word(shade) or Color.parse(self.palette[shade]))
 
     def _inner(self, h: dict, part: int) -> Text:
         w = self.width
@@ -580,6 +598,161 @@ def hex_sections(view: dict, actions: Sequence[str]) -> list:
     return out
 
 
+# -- declared grids -----------------------------------------------------------------
+MARK_CHARS = 4        # a board cell shows its mark in at most this many characters
+LEGAL_MARK = "·"
+
+
+def _shortened(marks: set, width: int) -> dict:
+    """mark → its text in `width` characters: its first letters where they
+    tell it apart, else its start, `…` and as much of its end as it takes
+    ('bu…1', 'bu…2' for 'building_1', 'building_2')."""
+    out = {m: m for m in marks if len(m) <= width}
+    left = sorted(m for m in marks if len(m) > width)
+    for tail in range(width - 1):
+        short = {m: m[:width - tail - 1] + ELLIPSIS + m[len(m) - tail:] if tail else m[:width]
+                 for m in left}
+        taken = list(out.values()) + list(short.values())
+        out.update({m: s for m, s in short.items() if taken.count(s) == 1})
+        left = [m for m in left if m not in out]
+    out.update({m: m[:width] for m in left})    # alike to the end: the first letters
+    return out
+
+
+def _tints(words: Iterable[str]) -> dict:
+    """A tint from SHADES for each shade word that names no colour: a word
+    gets the same tint on every screen (where it starts in SHADES follows
+    from its letters), and two words of one board get different tints while
+    SHADES has enough."""
+    out, taken = {}, set()
+    for word in sorted(set(words)):
+        start = zlib.crc32(word.encode("utf-8")) % len(SHADES)
+        free = [k for k in range(start, start + len(SHADES)) if k % len(SHADES) not in taken]
+        k = (free[0] if free else start) % len(SHADES)
+        taken.add(k)
+        out[word] = SHADES[k]
+    return out
+
+
+@dataclass
+class BoardView:
+    """A declared grid (an entry of a view's `grids`) drawn as its W×H
+    board, row 0 at the top and x growing to the right, as a printed board
+    is read — so direction 0 (y + 1) points down the screen. A cell is one
+    line: the first letters of its shade, `·` where a legal action names
+    the cell, then its mark in at most MARK_CHARS characters (a player's
+    in its seat colour), all on a background tinted by the shade (a colour
+    word in its colour, a player in its seat's, another word in a tint of
+    its own). A key under the board spells out the shades and the
+    shortened marks. Wider than the screen, it is drawn in bands of
+    columns."""
+
+    board: dict
+    legal: set = field(default_factory=set)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width, height = self.board["width"], self.board["height"]
+        self.at = {}
+        for spot, entry in (self.board.get("cells") or {}).items():
+            m = CELL_TEXT.fullmatch(spot)
+            if m:
+                self.at[(int(m.group(1)), int(m.group(2)))] = entry
+        entries = list(self.at.values())
+        self.tints = _tints(e["shade"] for e in entries
+                            if "shade" in e and "shade_seat" not in e
+                            and _colour_word(e["shade"]) is None)
+        self.shades = {e["shade"]: self._shade_style(e) for e in entries if "shade" in e}
+        marks = {e["mark"] for e in entries if "mark" in e}
+        self.code = _mark_width(self.shades) if self.shades else 0
+        self.mark = min(MARK_CHARS, max(len(m) for m in marks)) if marks else 0
+        self.short = _shortened(marks, self.mark)
+        self.inner = self.code + 1 + self.mark
+        # a space each side: cells touch, so a run of one shade reads as one region
+        self.width = max(self.inner + 2, len(str(width - 1)) + 1)
+        self.gutter = len(str(height - 1)) + 1
+        xs = list(range(width))
+        fits = max(1, (options.max_width - self.gutter) // self.width)
+        per_band = math.ceil(width / math.ceil(width / fits))   # bands of even width
+        for start in range(0, width, per_band):
+            if start:
+                yield Text("")
+            yield from self._band(xs[start:start + per_band], height)
+        yield from self._key(marks, options.max_width)
+
+    def _shade_style(self, entry: dict) -> Style:
+        if "shade_seat" in entry:
+            return _on(seat_colour(entry["shade_seat"]))
+        return _on(_colour_word(entry["shade"]) or Color.parse(self.tints[entry["shade"]]))
+
+    def _band(self, xs, height):
+        head = Text(" " * self.gutter, no_wrap=True, overflow="crop", style="dim")
+        for x in xs:
+            head.append(str(x).center(self.width))
+        yield head
+        for y in range(height):
+            line = Text(no_wrap=True, overflow="crop")
+            line.append(str(y).rjust(self.gutter - 1) + " ", style="dim")
+            for x in xs:
+                line.append_text(self._cell(x, y))
+            yield line
+
+    def _cell(self, x: int, y: int) -> Text:
+        entry = self.at.get((x, y), {})
+        shade = entry.get("shade")
+        cell = Text(style=self.shades[shade] if shade is not None else "")
+        left = (self.width - self.inner + 1) // 2
+        cell.append(" " * left + (shade or "")[:self.code].ljust(self.code))
+        cell.append(LEGAL_MARK if (x, y) in self.legal else " ", style="bold")
+        mark = entry.get("mark")
+        if mark is not None:
+            style = seat_style(entry["mark_seat"]) if "mark_seat" in entry else _mark_style(mark)
+            cell.append(self.short[mark], style=style)
+        cell.append(" " * (self.width - cell.cell_len))
+        return cell
+
+    def _key(self, marks: set, width: int):
+        """What the cells' letters stand for, where they are not the whole
+        value: 'shade by ground: f forest · s sand', wrapped between entries."""
+        shades = sorted(self.shades)
+        if any(len(s) > self.code for s in shades):
+            yield from _wrapped(f"shade by {self.board.get('shade_by')}:",
+                                [Text.assemble((s[:self.code], self.shades[s]), " " + s)
+                                 for s in shades], width)
+        shortened = sorted(m for m in marks if len(m) > self.mark)
+        if shortened:
+            yield from _wrapped(f"mark by {self.board.get('mark_by')}:",
+                                [Text(f"{self.short[m]} {m}") for m in shortened], width)
+
+
+def _wrapped(title: str, entries: list, width: int):
+    """Lines of `title` and the entries, ` · ` between them, broken between
+    entries only (a letter and its word stay together)."""
+    line = Text(title, style="dim")
+    for i, entry in enumerate(entries):
+        sep = Text(" · " if i else " ", style="dim")
+        if i and line.cell_len + sep.cell_len + entry.cell_len > width:
+            yield line
+            line = Text("  ")
+            sep = Text()
+        line.append_text(sep)
+        line.append_text(entry)
+    yield line
+
+
+def board_sections(view: dict, actions: Sequence[str]) -> list:
+    """A titled BoardView for each declared grid of the view."""
+    legal = legal_cells(actions)
+    out = []
+    for board in view.get("grids") or ():
+        marked = {(x, y) for x, y in legal
+                  if 0 <= x < board["width"] and 0 <= y < board["height"]}
+        note = f" · {board['width']} by {board['height']} · row 0 at the top" + \
+            (f" · '{LEGAL_MARK}': a legal action names that cell" if marked else "")
+        out.append(Group(Text(str(board["name"]), style="bold") + Text(note, style="dim"),
+                         BoardView(board, marked)))
+    return out
+
+
 def on_maps(view: dict) -> tuple:
     """(the zones drawn on a hex map or whose pieces show on one, the piece
     types laid out on a map): the zone and component tables leave them out."""
@@ -609,6 +782,7 @@ class TableView:
             # Side by side where the width allows: a whole table on one screen.
             parts.append(Columns(tables, padding=(0, 4)))
         actions = self.actions or self.view.get("actions") or ()
+        parts += board_sections(self.view, actions)
         parts += grid_sections(self.view, actions)
         parts += hex_sections(self.view, actions)
         parts += [t for t in (used_text(self.view), pending_text(self.view)) if t is not None]

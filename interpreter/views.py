@@ -6,7 +6,8 @@ shows its cards to its owner and its size to everybody else, a hidden zone
 shows only its size (and any card the rules revealed). Flow locals, the
 random generator and other players' legal actions never appear, so a view
 holds nothing the player could not see at the table. ``player=None`` is a
-spectator: public information only.
+spectator: public information only. Variables are public, so every view
+holds each declared grid with the values of its cells.
 """
 
 from __future__ import annotations
@@ -161,6 +162,53 @@ def _holds(prog, s, c, viewer, owner_of) -> list:
     return out
 
 
+def _boards(game, prog, s) -> list:
+    """Each declared grid `NAME: W by H` with what its cells show: the text of
+    its `shade by` and `mark by` values and the values of its variables `of
+    each NAME`, row 0 first, west to east. A cell with nothing to show is left
+    out; `shade_seat` / `mark_seat` give the seat of a value that is a player."""
+    lay = prog.lay
+    out = []
+    for g in game.ir.get("grids", ()):
+        bounded = lay.grids[g["name"]]
+        variables = [v for v in lay.variables.values() if v.index == g["name"]]
+        shown = {key: _cell_value_of(prog, s, g[key], bounded) for key in ("shade", "mark")
+                 if g[key] is not None}
+        cells = {}
+        for y in range(bounded.height):
+            for x in range(bounded.width):
+                c = grid.cell(x, y)
+                entry = {}
+                for key, (value_of, kind) in shown.items():
+                    value = value_of(c)
+                    if value is None:
+                        continue
+                    text = show_value(value, kind, lay)
+                    entry[key] = text if isinstance(text, str) else _plain(text)
+                    if kind == PLAYER and _whole(value):
+                        entry[f"{key}_seat"] = value
+                k = bounded.position(c)
+                values = {v.name: show_value(s.vars[v.base + k], v.type, lay) for v in variables
+                          if s.vars[v.base + k] is not None}
+                if values:
+                    entry["variables"] = values
+                if entry:
+                    cells[grid.text(c)] = entry
+        out.append({"name": g["name"], "width": bounded.width, "height": bounded.height,
+                    "shade_by": g["shade"], "mark_by": g["mark"], "cells": cells})
+    return out
+
+
+def _cell_value_of(prog, s, name, bounded):
+    """(value_of(cell), kind) for a variable of each cell of the grid or a
+    define of one cell."""
+    var = prog.lay.variables.get(name)
+    if var is not None and var.index == bounded.name:
+        return (lambda c: s.vars[var.base + bounded.position(c)]), var.type
+    body, param = prog.exprs.define(name), prog.exprs.defines[name]["params"][0]
+    return (lambda c: body.fn(s, {param: c})), body.type
+
+
 def _plain(value) -> str:
     """A side's value as display text, whatever its kind."""
     if value is None:
@@ -259,6 +307,7 @@ def view(game, s, viewer) -> dict:
         "variables": variables,
         "player_variables": per_player,
         "components": components,
+        "grids": _boards(game, prog, s),
         "used": used,
         "outcome": None,
         "events": [dict(e) for e in s.events],
