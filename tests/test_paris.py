@@ -143,7 +143,7 @@ def lay_tiles(g, s, layout=LAYOUT, turns=0):
         p = g.to_move(s)[0]
         k, number = todo[p].pop(0)
         s = with_hand_tile(g, s, p, number)
-        s = do(g, s, f"lay_tile T{number}, ({k % 4},{k // 4}), {turns}")
+        s = do(g, s, f"lay_tile T{number}, ({2 * (k % 4)},{2 * (k // 4)}), {turns}")
     return s
 
 
@@ -235,7 +235,7 @@ def test_PA_G2_a_quarter_turn_clockwise(game):
 def test_PA_G2_orange_tiles_are_the_colour_swap(game):
     """PA-G2, PA-D1: orange's O3 has the layout of B3 with the colours swapped."""
     s = with_hand_tile(game, game.new_game(2, seed=3), 0, "1")
-    s = do(game, s, "lay_tile T1, (3,3), 0")
+    s = do(game, s, "lay_tile T1, (6,6), 0")
     s = with_hand_tile(game, s, 1, "3")
     s = do(game, s, "lay_tile T3, (0,0), 0")
     got = [[cell_var(game, s, "ground", x, y) for x in (0, 1)] for y in (0, 1)]
@@ -276,7 +276,7 @@ def test_PA_P2_P1_c_orange_done_first_starts_phase_2(game):
             continue
         assert actions_named(game, s, "pass_turn") == []
         k, number = todo[p].pop(0)
-        s = do(game, with_hand_tile(game, s, p, number), f"lay_tile T{number}, ({k % 4},{k // 4}), 0")
+        s = do(game, with_hand_tile(game, s, p, number), f"lay_tile T{number}, ({2 * (k % 4)},{2 * (k // 4)}), 0")
     assert not passed                  # orange finished with the 16th tile's turn before blue's
     assert var(game, s, "first_done") == 1
     assert game.to_move(s) == (1,) and ground_rows(game, s) == CELLS
