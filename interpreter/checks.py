@@ -324,7 +324,13 @@ class Checker:
                     body += records
                 if spans[0] is not None:
                     src["path_at"] = spans[0]
+                seen_names: dict = {}
                 for col in src.get("columns") or ():
+                    if col["name"] in seen_names:
+                        self.error(DuplicateName, f"two keys are read as '{col['name']}'", col["at"],
+                                   hint=f"'{seen_names[col['name']]}' is already read as "
+                                        f"'{col['name']}'; rename one with 'as'")
+                    seen_names.setdefault(col["name"], col["key"])
                     if col["name"] not in header:
                         self.error(UnknownName, f"no record of '{src['file']}' has the key "
                                                 f"'{col['key']}'", col["at"],
@@ -734,10 +740,10 @@ class Checker:
         """`grid NAME: W by H`: a bounded square grid, its cells a list."""
         if not self.declare(g["name"], "grid", g["name_at"]):
             return
-        for side in (g["width"], g["height"]):
+        for side, at in ((g["width"], g["size_at"]), (g["height"], g["height_at"])):
             if not 1 <= side <= GRID_LIMIT:
                 self.error(InvalidDeclaration, f"a grid is 1 to {GRID_LIMIT} cells each way, not {side}",
-                           g["size_at"], hint="write 'grid NAME: WIDTH by HEIGHT', e.g. 8 by 8")
+                           at, hint="write 'grid NAME: WIDTH by HEIGHT', e.g. 8 by 8")
         self.grids[g["name"]] = g
 
     def _check_grid_display(self, g):

@@ -14,7 +14,7 @@ from . import statements as st
 from .errors import RulebookErrors
 from .choices import key_function
 from .expressions import Compiled, ExprCompiler, describe, draws, family, names_read
-from .layout import ANY, PLAYER, Layout, build_layout, elem, list_of
+from .layout import ANY, CELL, PLAYER, Layout, build_layout, elem, list_of
 
 
 @dataclass
@@ -198,10 +198,15 @@ class Compiler:
         """The slot of a declaration 'of each player/TYPE' for the call `e`."""
         if index is None:
             return lambda s, env: base
-        arg = self.fn(e["args"][0], scope)
         if index in self.lay.grids:
-            positions = self.lay.grids[index].positions
+            compiled = self.expr(e["args"][0], scope)
+            if compiled.type not in (CELL, ANY):
+                self.ex.type_error(f"'{e['fn']}' is one per cell of grid '{index}'; "
+                                   f"{describe(compiled.type)} is not a cell", e,
+                                   hint="write a cell: cell(x, y), or a cell of the grid")
+            arg, positions = compiled.fn, self.lay.grids[index].positions
             return lambda s, env: base + positions[arg(s, env)]
+        arg = self.fn(e["args"][0], scope)
         offset = 0 if index == "player" else self.lay.types[index][0]
         return lambda s, env: base + arg(s, env) - offset
 

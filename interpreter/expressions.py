@@ -288,6 +288,10 @@ class ExprCompiler:
             return Compiled(lambda s, env: s.zones[base + a0(s, env) - first], t, e["at"])
         if ref == "variable" and lay.variables[fn].index in lay.grids:
             v = lay.variables[fn]
+            if args[0].type not in (CELL, ANY):
+                self.type_error(f"'{fn}' is one per cell of grid '{v.index}'; "
+                                f"{describe(args[0].type)} is not a cell", e,
+                                hint="write a cell: cell(x, y), or a cell of the grid")
             base, a0, positions = v.base, afns[0], lay.grids[v.index].positions
             n0 = args[0].local
             if n0 is not None:               # the common V(c) of an element

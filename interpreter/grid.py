@@ -123,7 +123,7 @@ class _Positions(dict):
 
     def __missing__(self, c):
         g = self.grid
-        shown = text(c) if isinstance(c, int) and not isinstance(c, bool) else repr(c)
+        shown = text(c) if c is None or (isinstance(c, int) and not isinstance(c, bool)) else repr(c)
         raise RuleError(f"{shown} is not a cell of grid '{g.name}' ({g.width} by {g.height}: "
                         f"(0,0) to ({g.width - 1},{g.height - 1}))", code="rule/runtime")
 

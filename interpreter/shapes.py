@@ -83,6 +83,8 @@ def _images_of(shape: tuple) -> tuple:
 def orientations(shape, mirror=False) -> list:
     """The orientation numbers of a shape: 0 … n-1 for its distinct
     rotations, then its distinct mirror images when `mirror` is yes."""
+    if not isinstance(mirror, bool):
+        raise RuleError(f"orientations(…, {mirror!r}): mirroring is yes or no", code="rule/runtime")
     images, rotations = _shape_images(shape)
     return list(range(len(images) if mirror else rotations))
 
@@ -131,6 +133,8 @@ def first_outside(shape, r, anchor, cells):
 
 def fits(shape, cells, mirror=False) -> bool:
     """Whether the shape fits inside `cells` in some orientation."""
+    if not isinstance(mirror, bool):
+        raise RuleError(f"fits(…, {mirror!r}): mirroring is yes or no", code="rule/runtime")
     allowed = set(cells)
     return any(anchors(shape, r, allowed) for r in orientations(shape, mirror))
 

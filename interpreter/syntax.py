@@ -257,6 +257,7 @@ class _ToAst(Transformer):
         name, width, height, shade, mark = c
         return _node("grid", meta, name=str(name), name_at=_tok_at(name),
                      width=int(width), height=int(height), size_at=_tok_at(width),
+                     height_at=_tok_at(height),
                      shade=_name(shade), shade_at=_tok_at(shade) if shade else None,
                      mark=_name(mark), mark_at=_tok_at(mark) if mark else None)
 

@@ -93,7 +93,13 @@ def merge(base: dict, variant: dict, file: str) -> dict:
                       "a variant replaces what its base has; it cannot add new things")
                 continue
             old = items[same[0]]
-            if kind == "option" and item.get("choices") is None:
+            if kind == "option" and bool(old.get("pick")) != bool(item.get("pick")):
+                error(f"option '{item['name']}' is {'a choice of pieces' if old.get('pick') else 'a value'} "
+                      f"in the base; a variant keeps its kind", item.get("name_at", item["at"]),
+                      hint=("write option NAME: K of TYPE = [A, B, …]" if old.get("pick")
+                            else "write option NAME = VALUE"))
+                continue
+            if kind == "option" and item.get("choices") is None and not item.get("pick"):
                 item = dict(item, choices=old.get("choices"))
             items[same[0]] = item
         elif kind == "table":

@@ -131,7 +131,6 @@ def test_several_keys_at_once_read_the_keys_of_every_list(folder):
                                      *place(text, "with", "tame"))]
 
 
-@pytest.mark.xfail(strict=True, reason="two keys read as one attribute: the later silently wins")
 @pytest.mark.parametrize("picked", ["id as points, points", "points, id as points"])
 def test_two_keys_read_as_one_name_are_refused(folder, picked):
     with pytest.raises(RulebookErrors) as info:
@@ -248,14 +247,18 @@ def test_the_pieces_may_be_named_by_a_data_file(folder):
         [1, 2, False]
 
 
-@pytest.mark.xfail(strict=True, reason="the base's 'one of' list is kept and breaks the IR schema")
-def test_a_variant_may_turn_a_plain_option_into_a_pick(tmp_path):
+@pytest.mark.parametrize("base,variant", [
+    ("option mode = fast one of [fast, slow]\n", "option mode: 1 of card = [B]\n"),
+    ("", "option chosen = A\n"),
+])
+def test_a_variant_keeps_an_options_kind(tmp_path, base, variant):
+    """A value option stays a value and a choice of pieces a choice: the
+    variant's line is refused, at its name, before anything runs."""
     (tmp_path / "base.rules").write_text(PICKS.replace(
-        "option chosen: 2 of card = [A, C]\n", "option chosen: 2 of card = [A, C]\n"
-        "option mode = fast one of [fast, slow]\n"), encoding="utf-8")
-    (tmp_path / "v.rules").write_text('variant of "base.rules"\noption mode: 1 of card = [B]\n',
-                                      encoding="utf-8")
-    try:
+        "option chosen: 2 of card = [A, C]\n", "option chosen: 2 of card = [A, C]\n" + base),
+        encoding="utf-8")
+    (tmp_path / "v.rules").write_text('variant of "base.rules"\n' + variant, encoding="utf-8")
+    with pytest.raises(RulebookErrors) as info:
         load_rulebook(tmp_path / "v.rules")
-    except RulebookErrors as e:
-        assert "rulebook/schema" not in [err.code for err in e.errors]
+    [err] = info.value.errors
+    assert "keeps its kind" in err.message and err.span.line == 2

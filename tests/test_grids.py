@@ -143,7 +143,6 @@ def test_both_display_names_are_refused_and_good_ones_are_not():
     compile_ir(source("grid main: 256 by 1\n"), "t.rules", Path("."))
 
 
-@pytest.mark.xfail(strict=True, reason="a height out of range is reported at the width")
 def test_a_height_out_of_range_is_refused_at_the_height():
     text = source("grid board: 3 by 300\n")
     assert errors(text) == [("rulebook/invalid", "t.rules", *place(text, "grid", "300"))]
@@ -542,3 +541,31 @@ def test_a_shape_is_refused_at_its_data_file_cell(tmp_path):
 def test_a_shape_of_no_column_is_an_unknown_name():
     text = source("component piece\n  | name | cells |\n  | a | [[0, 0]] |\n  shape cels\n")
     assert errors(text) == [("rulebook/unknown-name", "t.rules", *place(text, "shape", "cels"))]
+
+
+@pytest.mark.parametrize("line", ["define bad = ground(3)\n", "define bad = ground(players[0])\n"])
+def test_a_number_is_not_a_cell_of_a_grid_variable(line):
+    """Reading a per-cell variable with a number is a type error when the rulebook is loaded."""
+    with pytest.raises(RulebookErrors) as info:
+        run(source(BOARD + line))
+    assert [e.code for e in info.value.errors] == ["rulebook/type"]
+
+
+def test_writing_a_grid_variable_with_a_number_is_a_type_error():
+    with pytest.raises(RulebookErrors) as info:
+        run(source(BOARD, "  set ground(3) = 1\n"))
+    assert [e.code for e in info.value.errors] == ["rulebook/type"]
+
+
+def test_none_is_not_a_cell_and_says_so():
+    with pytest.raises(RuleError) as info:
+        evaluate("ground(first([c in board where ground(c) == 5]))", BOARD)
+    assert "none is not a cell of grid 'board'" in str(info.value)
+
+
+@pytest.mark.parametrize("formula", ["orientations([[0, 0], [1, 0]], 5)",
+                                     "fits([[0, 0]], board, 2)"])
+def test_mirroring_is_yes_or_no(formula):
+    with pytest.raises(RuleError) as info:
+        evaluate(formula, BOARD)
+    assert info.value.code == "rule/runtime" and "yes or no" in str(info.value)
