@@ -238,8 +238,41 @@ class ExprCompiler:
         self.define_types[name] = ANY
         params = d["params"] or []
         c = self.compile(d["body"], {p: ANY for p in params})
+        if not params and c.const is None and _has_aggregate(d["body"]) and self._reads_no_state(d["body"]):
+            # a formula of fixed things only (a grid's cells, component types,
+            # options): worked out once here, not at every use
+            try:
+                value = c.fn(None, {})
+            except Exception:      # noqa: BLE001 - it fails when used, with its line
+                value = _UNSET
+            if value is not _UNSET:
+                frozen = value
+                c = Compiled(lambda s, env: frozen, c.type, c.at, (frozen,))
         self.compiled_defines[name] = c
         return c
+
+    def _reads_no_state(self, node) -> bool:
+        """Whether a formula reads nothing that changes during a game: no zone,
+        variable, `has` attribute, round, turn or current player, no random
+        draw, and only defines that read no state either."""
+        if isinstance(node, list):
+            return all(self._reads_no_state(x) for x in node)
+        if not isinstance(node, dict):
+            return True
+        kind, ref = node.get("node"), node.get("ref")
+        if ref in ("zone", "variable"):
+            return False
+        if ref == "constant" and node.get("name") in ("round", "turn", "current"):
+            return False
+        if kind == "attribute" and node.get("attr") in self.lay.has:
+            return False
+        if kind == "call" and ref == "builtin" and node.get("fn") == "random":
+            return False
+        if ref == "define":
+            name = node.get("name") if kind == "name" else node.get("fn")
+            if self.defines[name]["params"] or not self._reads_no_state(self.defines[name]["body"]):
+                return False
+        return all(self._reads_no_state(v) for k, v in node.items() if k != "at")
 
     def _costly(self, name) -> bool:
         """Whether a define's body loops over a collection (an aggregate), so

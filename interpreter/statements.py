@@ -571,6 +571,26 @@ class ChoiceSpec:
             return kinds_keys(values, self.key, self.groups(s, env), self.size(s, env))
         return groups_keys(values, self.key, self.groups(s, env), self.size(s, env))
 
+    def pairs(self, s, env) -> list:
+        """[(key, value)] of every option, in the order of `keys`, reading the
+        source once (for a parameter that later ones read)."""
+        if self.kind != "one":
+            return [(k, self.value(s, env, k)) for k in self.keys(s, env)]
+        values = self.source(s, env)
+        first: dict = {}
+        key = self.key
+        for v in values:
+            first.setdefault(key(v), v)
+        if self.where is None:
+            return list(first.items())
+        inner = dict(env)
+        kept = []
+        for k, v in first.items():
+            inner[self.name] = v
+            if self.where(s, inner):
+                kept.append((k, v))
+        return kept
+
     def value(self, s, env, k):
         """The concrete value an option's key stands for."""
         values = self.source(s, env)
@@ -827,9 +847,9 @@ class ActionDef:
                     out.append((Action(player, name, tuple(keys), private, show), env))
                 return
             spec = params[i]
-            for k in spec.keys(s, env):
+            for k, v in spec.pairs(s, env):
                 inner = dict(env)
-                inner[spec.name] = spec.value(s, env, k)
+                inner[spec.name] = v
                 keys.append(k)
                 rec(i + 1, inner)
                 keys.pop()

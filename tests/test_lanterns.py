@@ -22,7 +22,6 @@ spec's P1 … P4 are P0 … P3 here (LN-S1), facing N, E, S, W (LN-S2).
 from __future__ import annotations
 
 import functools
-import inspect
 import itertools
 import random
 import re
@@ -35,6 +34,7 @@ import pytest
 from interpreter import load_rulebook
 from interpreter.errors import ActionError
 from interpreter.grid import cell, neighbours, text as cell_text
+from tests.spec_ids import shipped_variants, unnamed_rule_ids
 from tests.scenario import (arrange, check_consistent, do, names, permute_hidden, set_var,
                             texts_of, var, zone_index)
 
@@ -893,8 +893,7 @@ def test_variant_file_turns_exactly_its_switch(name):
 
 
 def test_every_variant_file_is_listed():
-    shipped = {p.name[len("lanterns-"):-len(".rules")] for p in VARIANTS.glob("lanterns-*.rules")}
-    assert shipped == set(VARIANT_FILES)
+    assert shipped_variants(VARIANTS, "lanterns") == set(VARIANT_FILES)
 
 
 def test_every_switch_is_an_option(game):
@@ -961,14 +960,4 @@ def test_the_games_end(playouts):
 def test_every_rule_id_of_the_spec_is_named_by_a_test():
     """Promise 8: every rule ID and worked example of the spec is named by a
     test of this file (its name, a parameter id or its docstring)."""
-    if not SPEC.exists():
-        pytest.skip(f"spec not found at {SPEC}")
-    wanted = set(re.findall(r"\bLN-[A-Z]\d+\b", SPEC.read_text(encoding="utf-8")))
-    named = set()
-    for name, fn in inspect.getmembers(sys.modules[__name__], inspect.isfunction):
-        if not name.startswith("test_"):
-            continue
-        if "_LN_" in name:
-            named |= {f"LN-{m}" for m in re.findall(r"_([GSPEDX]\d+)(?=[a-z]?_|[a-z]?$)", name)}
-        named |= set(re.findall(r"\bLN-[A-Z]\d+", fn.__doc__ or ""))
-    assert wanted and wanted <= named, sorted(wanted - named)
+    assert unnamed_rule_ids(SPEC, "LN", sys.modules[__name__]) == []

@@ -18,7 +18,6 @@ Seats: blue is P0, orange P1 (PA-S3); blue starts phase 1 (PA-S5).
 from __future__ import annotations
 
 import functools
-import inspect
 import random
 import re
 import sys
@@ -29,6 +28,7 @@ import pytest
 
 from interpreter import grid, load_rulebook, shapes
 from interpreter.errors import ActionError
+from tests.spec_ids import shipped_variants, unnamed_rule_ids
 from tests.scenario import (check_consistent, do, move, names, permute_hidden, put, texts_of,
                             var, zone_index)
 
@@ -818,8 +818,7 @@ def test_variant_file_turns_exactly_its_switch(name):
 
 
 def test_every_variant_file_is_listed():
-    shipped = {p.name[len("paris-"):-len(".rules")] for p in VARIANTS.glob("paris-*.rules")}
-    assert shipped == set(VARIANT_FILES)
+    assert shipped_variants(VARIANTS, "paris") == set(VARIANT_FILES)
 
 
 def test_a_variant_card_set_plays(game):
@@ -833,17 +832,7 @@ def test_a_variant_card_set_plays(game):
 def test_every_rule_id_of_the_spec_is_named_by_a_test():
     """Every rule ID and worked example of the spec is named by a test of
     this file (its name, a parameter id or its docstring)."""
-    if not SPEC.exists():
-        pytest.skip(f"spec not found at {SPEC}")
-    wanted = set(re.findall(r"\bPA-[A-Z]\d+\b", SPEC.read_text(encoding="utf-8")))
-    named = set()
-    for name, fn in inspect.getmembers(sys.modules[__name__], inspect.isfunction):
-        if not name.startswith("test_"):
-            continue
-        if "_PA_" in name:
-            named |= {f"PA-{m}" for m in re.findall(r"_([GSPCEDX]\d+)(?=[a-z]?_|[a-z]?$)", name)}
-        named |= set(re.findall(r"\bPA-[A-Z]\d+", fn.__doc__ or ""))
-    assert wanted and wanted <= named, sorted(wanted - named)
+    assert unnamed_rule_ids(SPEC, "PA", sys.modules[__name__]) == []
 
 
 def test_the_spec_board_b_is_this_file_s(game):

@@ -23,9 +23,7 @@ Hexes are named as the engine prints them: their id, or Edo (82), Akita
 from __future__ import annotations
 
 import functools
-import inspect
 import random
-import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -34,6 +32,7 @@ import pytest
 
 from interpreter import load_rulebook
 from interpreter.errors import ActionError
+from tests.spec_ids import shipped_variants, unnamed_rule_ids
 from tests.scenario import (arrange, check_consistent, names, permute_hidden, put,
                             texts_of, var, zone_index)
 
@@ -1109,8 +1108,7 @@ def test_variant_file_turns_exactly_its_switch(name):
 
 
 def test_every_variant_file_is_listed():
-    shipped = {p.name[len("samurai-"):-len(".rules")] for p in VARIANTS.glob("samurai-*.rules")}
-    assert shipped == set(VARIANT_FILES)
+    assert shipped_variants(VARIANTS, "samurai") == set(VARIANT_FILES)
 
 
 def test_every_switch_is_an_option(game):
@@ -1126,14 +1124,4 @@ def test_every_switch_is_an_option(game):
 def test_every_rule_id_of_the_spec_is_named_by_a_test():
     """Every rule ID and worked example of the spec is named by a test of
     this file (its name, a parameter id or its docstring)."""
-    if not SPEC.exists():
-        pytest.skip(f"spec not found at {SPEC}")
-    wanted = set(re.findall(r"\bSM-[A-Z]\d+\b", SPEC.read_text(encoding="utf-8")))
-    named = set()
-    for name, fn in inspect.getmembers(sys.modules[__name__], inspect.isfunction):
-        if not name.startswith("test_"):
-            continue
-        if "_SM_" in name:
-            named |= {f"SM-{m}" for m in re.findall(r"_([SPEDX]\d+)(?=[a-z]?_|[a-z]?$)", name)}
-        named |= set(re.findall(r"\bSM-[A-Z]\d+", fn.__doc__ or ""))
-    assert wanted and wanted <= named, sorted(wanted - named)
+    assert unnamed_rule_ids(SPEC, "SM", sys.modules[__name__]) == []

@@ -1,0 +1,36 @@
+"""Promise 8 for every game's test file: each rule ID and worked example of
+the game's spec is named by a test (its name, a parameter id or its
+docstring), and each variant file of the game is listed with what it
+changes. One helper per check, shared by tests/test_<game>.py."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+
+def unnamed_rule_ids(spec: Path, prefix: str, module) -> list:
+    """The rule IDs (`PREFIX-X9`) of `spec` that no test function of
+    `module` names; skips the calling test when the spec is not there."""
+    if not spec.exists():
+        pytest.skip(f"spec not found at {spec}")
+    wanted = set(re.findall(rf"\b{prefix}-[A-Z]\d+\b", spec.read_text(encoding="utf-8")))
+    assert wanted, f"no {prefix}- rule ID in {spec}"
+    named = set()
+    for name, fn in inspect.getmembers(module, inspect.isfunction):
+        if not name.startswith("test_"):
+            continue
+        if f"_{prefix}_" in name:
+            named |= {f"{prefix}-{m}" for m in
+                      re.findall(r"_([A-Z]\d+)(?=[a-z]?_|[a-z]?$)", name)}
+        named |= set(re.findall(rf"\b{prefix}-[A-Z]\d+", fn.__doc__ or ""))
+    return sorted(wanted - named)
+
+
+def shipped_variants(folder: Path, stem: str) -> set:
+    """The names of a game's variant files, without the game's prefix: the
+    keys its test file lists (``paris-allow-mirror.rules`` → ``allow-mirror``)."""
+    return {p.name[len(stem) + 1:-len(".rules")] for p in folder.glob(f"{stem}-*.rules")}
