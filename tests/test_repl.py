@@ -266,3 +266,27 @@ def test_lanterns_draws_the_lake_and_takes_a_typed_placement(lanterns):
     assert "Type place TILE, AT, TURNS, e.g. place" in out.split(f"P{player}> help")[0]   # the list
     assert "Type place TILE, AT, TURNS" in out.split("quit        leave the game")[1]   # help
     assert [str(a) for a in session.repl.actions[:1]] == [typed.replace(",  ", ", ")]
+
+
+@pytest.fixture(scope="module")
+def paris():
+    from interpreter import load_rulebook
+    return load_rulebook("paris")
+
+
+def test_paris_draws_the_board_and_refuses_a_placement_naming_its_cell(paris):
+    """The 8 x 8 board is drawn with row 0 at the top, the slots a tile may
+    go to marked; a refused tile shows the rulebook's line with its rule."""
+    state = paris.new_game(players=2, seed=SEED)
+    player = paris.to_move(state)[0]
+    legal = [str(a) for a in paris.legal_actions(state, player)]
+    tile = legal[0].split(",")[0][len("lay_tile "):]
+    session = Session(paris, [f"lay_tile {tile}, (1,1), 0", legal[0], "quit"],
+                      ai={1 - player: "random"})
+    out = session.run()
+    flat = " ".join(out.split())                                        # lines wrap at WIDTH
+    assert "city · 8 by 8 · row 0 at the top" in out
+    assert "'(1,1)' is not a possible 'at' of 'lay_tile' now" in flat   # not a slot's corner
+    assert "# PA-P1 (a)" in flat                                        # the rule's line
+    assert "possible now: (0,0), (0,2)" in flat
+    assert [str(a) for a in session.repl.actions[:1]] == [legal[0]]
