@@ -64,6 +64,8 @@ class Checker:
         self.declared_at: dict[str, list] = {}  # name -> where it was declared
         self.zones: dict[str, dict] = {}
         self.grids: dict[str, dict] = {}
+        self.granted: set = set()      # permissions some step grants, and spends
+        self.spent: set = set()
         self.variables: dict[str, dict] = {}
         self.defines: dict[str, dict] = {}
         self.components: dict[str, dict] = {}   # type -> component decl (IR)
@@ -208,6 +210,7 @@ class Checker:
             self.error(InvalidDeclaration, "the rulebook has no phase", ast["at"],
                        hint="write at least one 'phase NAME' with the steps of play")
         self._check_reachability(by_kind.get("phase", []), setups[0]["body"] if setups else None)
+        self._check_permissions_used()
         with self.reading("the scoring"):
             scoring = self._check_scoring(by_kind.get("scoring", []), ast)
 
@@ -782,6 +785,10 @@ class Checker:
             return
         self._check_type(var["type"], var["type_at"])
         self._check_index(var)
+        if var.get("permission") and var["index"] not in (None, "player"):
+            self.error(InvalidDeclaration, f"a permission is one per player or one for the game, "
+                                           f"not one per {var['index']}", var["index_at"],
+                       hint=f"write 'permission {var['name']} of each player'")
         self.variables[var["name"]] = var
 
     # -- actions, phases, scoring --------------------------------------------
@@ -972,6 +979,42 @@ class Checker:
             self.error(WrongType, f"'rotate' passes a zone of each player; '{s['zone']}' is not one",
                        s["zone_at"])
 
+    def stmt_grant(self, s, scope, ctx):
+        self._permission_step(s, scope, "to")
+
+    def stmt_spend(self, s, scope, ctx):
+        self._permission_step(s, scope, "of")
+
+    def _permission_step(self, s, scope, word):
+        """`grant NAME [to P]` / `spend NAME [of P]`: NAME is a permission,
+        with a player exactly when it is one per player."""
+        name, verb = s["name"], s["node"]
+        var = self.variables.get(name)
+        if var is None or not var.get("permission"):
+            known = [n for n, v in self.variables.items() if v.get("permission")]
+            self.error(UnknownName, f"'{name}' is not a permission", s["name_at"],
+                       hint=did_you_mean(name, known) or "declare it: 'permission NAME of each player'")
+            return
+        (self.granted if verb == "grant" else self.spent).add(name)
+        if s["player"] is not None:
+            self.expr(s["player"], scope)
+        if (s["player"] is None) != (var["index"] is None):
+            self.error(WrongArity, f"permission '{name}' is " + (
+                f"one per {var['index']}: write '{verb} {name} {word} …'" if var["index"]
+                else f"one for the game: write just '{verb} {name}'"), s["at"])
+
+    def _check_permissions_used(self):
+        """A permission is granted by one step and spent by another."""
+        for name, var in self.variables.items():
+            if not var.get("permission"):
+                continue
+            for done, what in ((self.granted, "granted"), (self.spent, "spent")):
+                if name not in done:
+                    self.error(InvalidDeclaration, f"permission '{name}' is never {what}",
+                               var["name_at"],
+                               hint=f"'grant {name} …' gives it and 'spend {name} …' uses it up; "
+                                    "a yes/no that is only set is a variable")
+
     def stmt_requires(self, s, scope, ctx):
         with self.reading("a 'requires' condition"):
             self.expr(s["cond"], scope)
@@ -1024,6 +1067,10 @@ class Checker:
                            e["attr_at"], hint=f"declare it with 'has {e['attr']}: TYPE' to let the rules set it")
             return
         if e["node"] in ("name", "call") and e.get("ref") in ("variable", None):
+            name = e.get("name") or e.get("fn")
+            if self.variables.get(name, {}).get("permission"):
+                self.error(WrongType, f"'{name}' is a permission: 'grant' gives it, 'spend' uses it",
+                           e["at"], hint=f"write 'grant {name} …' or 'spend {name} …'")
             return
         self.error(WrongType, "only a variable or a component's 'has' value can be set", e["at"])
 

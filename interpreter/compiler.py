@@ -252,6 +252,20 @@ class Compiler:
             self.ex.type_error(f"sets {describe(want)} to {describe(value.type)}", s)
         return st.SetSlot(s["at"], self.slot(s["target"], scope), value.fn, False)
 
+    def s_grant(self, s, scope):
+        return self._permission(s, scope, st.Permission.GRANT)
+
+    def s_spend(self, s, scope):
+        return self._permission(s, scope, st.Permission.SPEND)
+
+    def _permission(self, s, scope, grant: bool):
+        base = self.lay.variables[s["name"]].base
+        if s["player"] is None:
+            return st.Permission(s["at"], s["name"], lambda state, env: base, None, grant)
+        player = self.player(s["player"], scope, "whose permission")
+        return st.Permission(s["at"], s["name"], lambda state, env: base + player(state, env),
+                             player, grant)
+
     def s_add(self, s, scope):
         value = self.expr(s["value"], scope)
         for t in (value.type, self.target_type(s["target"], scope)):

@@ -352,6 +352,31 @@ class SetSlot(Stmt):
             s.vars[i] = list(v) if isinstance(v, list) else v
 
 
+class Permission(Stmt):
+    """'grant NAME [to P]' / 'spend NAME [of P]': a one-shot permission. Granting
+    one that is held, or spending one that is not, is a rule error (the
+    rulebook lost track); each is announced to everybody as an event."""
+
+    __slots__ = ("name", "slot", "player", "grant")
+    GRANT, SPEND = True, False
+
+    def __init__(self, at, name, slot, player, grant):
+        self.at, self.name, self.slot, self.player, self.grant = at, name, slot, player, grant
+
+    def run(self, m, s, f):
+        env = f[2]
+        i = self.slot(s, env)
+        p = self.player(s, env) if self.player is not None else None
+        who = f"P{p}" if p is not None else "the game"
+        if bool(s.vars[i]) == self.grant:
+            raise RuleError(f"{who} already holds permission '{self.name}'" if self.grant
+                            else f"{who} does not hold permission '{self.name}'", code="rule/runtime")
+        s.vars[i] = self.grant
+        s.events.append({"event": "grant" if self.grant else "spend", "permission": self.name,
+                         "player": p, "text": f"{who} {'gains' if self.grant else 'uses'} "
+                                              f"permission {self.name}"})
+
+
 class Let(Stmt):
     __slots__ = ("name", "value")
 

@@ -273,6 +273,15 @@ class _ToAst(Transformer):
                      type=str(type_), type_at=_tok_at(type_),
                      default=default)
 
+    def permission_decl(self, meta, c):
+        # a permission is a yes/no variable that only 'grant' and 'spend' change
+        name, index = c
+        return _node("variable", meta, name=str(name), name_at=_tok_at(name),
+                     index=_name(index), index_at=_tok_at(index) if index else None,
+                     type="bool", type_at=_tok_at(name),
+                     default={"node": "bool", "value": False, "at": _tok_at(name)},
+                     permission=True)
+
     def define_decl(self, meta, c):
         name, body = c[0], c[-1]
         params = [str(p) for p in c[1:-1] if p is not None]
@@ -411,6 +420,12 @@ class _ToAst(Transformer):
 
     def rotate_stmt(self, meta, c):
         return _node("rotate", meta, zone=str(c[0]), zone_at=_tok_at(c[0]), by=c[1])
+
+    def grant_stmt(self, meta, c):
+        return _node("grant", meta, name=str(c[0]), name_at=_tok_at(c[0]), player=c[1])
+
+    def spend_stmt(self, meta, c):
+        return _node("spend", meta, name=str(c[0]), name_at=_tok_at(c[0]), player=c[1])
 
     def requires_stmt(self, meta, c):
         return _node("requires", meta, cond=c[0])
