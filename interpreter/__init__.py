@@ -8,7 +8,7 @@ from .engine import Game, Outcome
 from .errors import RulebookError, RulebookErrors
 from .loader import load_rulebook
 from .state import State
-from .statements import Action
+from .decisions import Action
 
 __all__ = ["load_rulebook", "Game", "State", "Action", "Outcome", "RulebookError",
            "RulebookErrors"]

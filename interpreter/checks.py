@@ -24,7 +24,7 @@ from .errors import (span_at, DataFileError, DuplicateName, InvalidDeclaration,
                      did_you_mean)
 
 IR_FORMAT = "rulebook-ir/1"
-PASS = "pass"          # the action 'may take an action' adds (statements.PASS)
+PASS = "pass"          # the action 'may take an action' adds (decisions.PASS)
 ZONE_FLAGS = {"public", "owner", "hidden", "ordered"}
 GRID_LIMIT = 256        # cells each way of a declared grid
 VALUE_TYPES = {"number", "bool", "player", "symbol", "cell", "any"}   # 'any' is not checked

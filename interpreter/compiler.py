@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import decisions as dc
 from . import shapes
 from . import statements as st
 from .errors import RulebookErrors
@@ -47,7 +48,7 @@ class Compiler:
         self.lay = build_layout(ir, n)
         self.ex = ExprCompiler(ir, self.lay, options, table_values(ir, n))
         self.m = st.Machine(self.lay, ir["file"])
-        self.actions: dict[str, st.ActionDef] = {}
+        self.actions: dict[str, dc.ActionDef] = {}
         self.action_scopes: dict[str, dict] = {}    # action -> its parameters' types
         self.context = ""
         self.resets = {"turn": [], "round": [], "game": []}
@@ -128,7 +129,7 @@ class Compiler:
         first = requires is not None and not names_read(body[0]["cond"], local_only=True) & set(names)
         independent = (requires is None or first) and not any(
             names_read(p["choice"], local_only=True) & set(names[:i]) for i, p in enumerate(a["params"]))
-        self.actions[name] = st.ActionDef(name, params, requires, None, limit, private, show,
+        self.actions[name] = dc.ActionDef(name, params, requires, None, limit, private, show,
                                           independent, a["at"],
                                           body[0]["at"] if requires is not None else None,
                                           requires_first=first)
@@ -141,7 +142,7 @@ class Compiler:
         body = a["body"] or {"stmts": [], "at": a["at"]}
         act.body = self.block(body, scope, st.end_pop).id
 
-    def choice(self, name, c, scope) -> st.ChoiceSpec:
+    def choice(self, name, c, scope) -> dc.ChoiceSpec:
         source = self.expr(c["source"], scope)
         item = elem(source.type)
         key = key_function(item, self.lay)
@@ -163,8 +164,8 @@ class Compiler:
             value_type = list_of(list_of(item))
             groups = self.fn(c["groups"], scope)
             size = self.fn(c["size"], scope)
-        spec = st.ChoiceSpec(name, kind, source.fn, where, count, groups, size, key,
-                             st.printer(value_type, self.lay), value_type, c["at"])
+        spec = dc.ChoiceSpec(name, kind, source.fn, where, count, groups, size, key,
+                             dc.printer(value_type, self.lay), value_type, c["at"])
         spec.why = self._why_not(c["source"], scope)
         return spec
 
@@ -317,19 +318,19 @@ class Compiler:
 
     def s_take_action(self, s, scope):
         names = s["among"] or [a["name"] for a in self.ir["actions"]]
-        return st.TakeAction(s["at"], self.player(s["player"], scope, "who takes an action"),
+        return dc.TakeAction(s["at"], self.player(s["player"], scope, "who takes an action"),
                              [self.actions[n] for n in names], s["optional"], s["if_able"])
 
     def s_choose(self, s, scope):
         spec = self.choice(s["var"], s["choice"], scope)
         scope[s["var"]] = spec.value_type
-        return st.Choose(s["at"], self.player(s["player"], scope, "who chooses"), spec)
+        return dc.Choose(s["at"], self.player(s["player"], scope, "who chooses"), spec)
 
     def s_each_chooses(self, s, scope):
         players = self.fn(s["players"], scope)
         spec = self.choice(s["var"], s["choice"], {**scope, s["player_var"]: PLAYER})
         scope[s["var"]] = list_of(spec.value_type)
-        return st.EachChooses(s["at"], s["player_var"], players, spec)
+        return dc.EachChooses(s["at"], s["player_var"], players, spec)
 
     def s_rotate(self, s, scope):
         return st.Rotate(s["at"], self.lay.zones[s["zone"]].base,

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .compiler import Program, compile_program
+from .decisions import Action, Actions, Offer
 from .explain import explain, text_key
 from .errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleError,
                      RulebookErrors,
                      SaveError, SaveMismatch, UnknownAction, did_you_mean)
 from .state import State, splitmix64, state_from_data
-from .statements import Action, Actions, Offer
 from . import views
 
 SAVE_FORMAT = "rulebook-save/1"

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 
 from . import grid
+from .decisions import Choose, EachChooses, TakeAction
 from .errors import ActionError, IllegalAction, RulebookError, UnknownAction
-from .statements import Choose, EachChooses, TakeAction
 
 _CELL = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
 _MISSING = object()

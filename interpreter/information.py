@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import random
 
+from .decisions import PICKS
 from .layout import elem, is_comp
 from .state import State
-from .statements import PICKS
 
 
 def visible_zone(slot, k, viewer) -> bool:

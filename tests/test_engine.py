@@ -312,7 +312,7 @@ def test_if_able_skips_exactly_the_players_with_nothing_legal(players, skips):
 
 
 def test_if_able_lists_the_options_once(monkeypatch):
-    from interpreter.statements import ActionDef
+    from interpreter.decisions import ActionDef
     g = game("if-able")
     g.new_game(players=2, seed=0)              # compiled, the opening kept
     calls = []

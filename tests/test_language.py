@@ -129,8 +129,8 @@ def test_a_valid_file_starts_a_game_for_every_player_count(path):
 
 
 def test_the_checker_and_the_engine_agree_on_the_name_of_passing():
-    from interpreter import checks, statements
-    assert checks.PASS == statements.PASS
+    from interpreter import checks, decisions
+    assert checks.PASS == decisions.PASS
 
 
 def _mutants(text: str, kinds: str):

@@ -1,0 +1,561 @@
+"""Decisions: the options a player picks from, and the statements that ask.
+
+`ChoiceSpec` lists, prints and binds the options of one action parameter or
+decision; `ActionDef` lists an action's options. The statements that stop
+for a decision — `TakeAction`, `Choose`, `EachChooses` — give the engine each
+deciding player's options (`options`) and go on with the one picked
+(`resolve`). `Action` is the small frozen value a player picks; `Offer`
+holds one player's options, `Product` the options of an action whose
+parameters are independent (made only when looked at), and `Actions` is the
+read-only list `game.legal_actions` returns.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from . import grid
+from .choices import (groups_keys, kinds_keys, many_keys, one_keys, pick_groups, pick_many,
+                      pick_one)
+from .errors import RuleStuck
+from .layout import CELL, PLAYER, Layout, elem, is_comp
+from .statements import Stmt
+
+PASS = "pass"
+
+
+class ChoiceSpec:
+    """One parameter or decision: how to list its options and print them."""
+
+    __slots__ = ("name", "kind", "source", "where", "count", "groups", "size", "key",
+                 "show_value", "value_type", "at", "why")
+
+    def __init__(self, name, kind, source, where, count, groups, size, key, show_value,
+                 value_type, at=None):
+        self.name, self.kind, self.source, self.where = name, kind, source, where
+        self.count, self.groups, self.size = count, groups, size
+        self.key, self.show_value, self.value_type = key, show_value, value_type
+        self.at = at          # the choice's span in the rulebook (for explanations)
+        # (state, env, value) -> the cell that keeps a value out, or None (explain.py)
+        self.why = None
+
+    def show(self, name, args) -> str:
+        """The text of a decision's action: its name and the chosen value."""
+        return name + " " + self.show_value(args[0])
+
+    def keys(self, s, env) -> list:
+        """The content keys of every option, in a deterministic order."""
+        values = self.source(s, env)
+        if self.kind == "one":
+            if self.where is None:
+                return one_keys(values, self.key)
+            first: dict = {}
+            key = self.key
+            for v in values:
+                first.setdefault(key(v), v)
+            inner = dict(env)
+            kept = []
+            for k, v in first.items():
+                inner[self.name] = v
+                if self.where(s, inner):
+                    kept.append(k)
+            return kept
+        if self.kind == "many":
+            return many_keys(values, self.key, self.count(s, env))
+        if self.kind == "kinds":
+            return kinds_keys(values, self.key, self.groups(s, env), self.size(s, env))
+        return groups_keys(values, self.key, self.groups(s, env), self.size(s, env))
+
+    def pairs(self, s, env) -> list:
+        """[(key, value)] of every option, in the order of `keys`, reading the
+        source once (for a parameter that later ones read)."""
+        if self.kind != "one":
+            return [(k, self.value(s, env, k)) for k in self.keys(s, env)]
+        values = self.source(s, env)
+        first: dict = {}
+        key = self.key
+        for v in values:
+            first.setdefault(key(v), v)
+        if self.where is None:
+            return list(first.items())
+        inner = dict(env)
+        kept = []
+        for k, v in first.items():
+            inner[self.name] = v
+            if self.where(s, inner):
+                kept.append((k, v))
+        return kept
+
+    def value(self, s, env, k):
+        """The concrete value an option's key stands for."""
+        values = self.source(s, env)
+        if self.kind == "one":
+            return pick_one(values, self.key, k)
+        if self.kind in ("many", "kinds"):
+            return pick_many(values, self.key, k)
+        return pick_groups(values, self.key, k)
+
+
+class Action:
+    """A move: who, which action or decision, and its arguments by content.
+
+    Frozen and hashable; ``str(action)`` is the text the REPL prints and
+    accepts. ``text_for(viewer)`` hides a private action's arguments."""
+
+    __slots__ = ("player", "name", "args", "private", "_show", "_text", "_hash")
+
+    def __init__(self, player, name, args, private=False, show=None):
+        self.player, self.name, self.args = player, name, args
+        self.private, self._show, self._text = private, show, None
+        self._hash = None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text = self._show(self.name, self.args) if self._show else self.name
+        return self._text
+
+    def text_for(self, viewer) -> str:
+        if self.private and viewer != self.player:
+            return f"{self.name} ?"
+        return str(self)
+
+    def __repr__(self) -> str:
+        return f"Action(player={self.player}, text={str(self)!r})"
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Action) and self.player == other.player
+                and self.name == other.name and self.args == other.args)
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = self._hash = hash((self.player, self.name, self.args))
+        return h
+
+
+class Product:
+    """The options of an action whose parameters are independent: every
+    combination of the parameters' keys (the last one varying fastest), made
+    into an `Action` only when asked for and bound when applied."""
+
+    __slots__ = ("player", "name", "lists", "sets", "private", "show", "size")
+
+    def __init__(self, player, name, lists, private, show):
+        self.player, self.name, self.lists = player, name, lists
+        self.private, self.show = private, show
+        self.sets = None
+        size = 1
+        for keys in lists:
+            size *= len(keys)
+        self.size = size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def at(self, i: int) -> "Action":
+        keys = []
+        for options in reversed(self.lists):
+            i, k = divmod(i, len(options))
+            keys.append(options[k])
+        return Action(self.player, self.name, tuple(reversed(keys)), self.private, self.show)
+
+    def __iter__(self):
+        player, name, private, show = self.player, self.name, self.private, self.show
+        return (Action(player, name, ks, private, show) for ks in itertools.product(*self.lists))
+
+    def holds(self, action) -> bool:
+        args = action.args
+        if action.name != self.name or action.player != self.player or len(args) != len(self.lists):
+            return False
+        if self.sets is None:
+            self.sets = [set(keys) for keys in self.lists]
+        try:
+            return all(k in keys for k, keys in zip(args, self.sets))
+        except TypeError:          # an unhashable key is no legal one
+            return False
+
+
+class Offer:
+    """One player's options at a decision: the actions in a fixed order and
+    what each binds (None: worked out from the action's keys when applied).
+    The actions of a `Product` are made only when listed and recognised by
+    their keys, so hundreds of placements cost almost nothing until a player
+    looks at them."""
+
+    __slots__ = ("parts", "size", "_index")
+
+    def __init__(self, pairs=None):
+        self.parts: list = []       # Products and lists of (action, binding) pairs
+        self.size = 0
+        self._index = None
+        if pairs:
+            self.extend(pairs)
+
+    def extend(self, pairs) -> None:
+        if type(pairs) is not Product and type(pairs) is not list:
+            pairs = list(pairs)
+        if len(pairs):
+            self.parts.append(pairs)
+            self.size += len(pairs)
+
+    def append(self, pair) -> None:
+        self.extend([pair])
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iter__(self):
+        for part in self.parts:
+            if type(part) is Product:
+                yield from part
+            else:
+                for pair in part:
+                    yield pair[0]
+
+    def at(self, i: int) -> "Action":
+        for part in self.parts:
+            n = len(part)
+            if i < n:
+                return part.at(i) if type(part) is Product else part[i][0]
+            i -= n
+        raise IndexError("no such action")
+
+    def get(self, action, default=None):
+        """The binding of a legal action, or `default`."""
+        index = self._index
+        if index is None:
+            index = {}
+            for part in self.parts:
+                if type(part) is not Product:
+                    index.update(part)
+            self._index = index
+        found = index.get(action, _ABSENT)
+        if found is not _ABSENT:
+            return found
+        for part in self.parts:
+            if type(part) is Product and part.holds(action):
+                return None
+        return default
+
+
+class Actions(Sequence):
+    """A player's legal actions as a read-only list (`game.legal_actions`):
+    indexing makes only the action asked for."""
+
+    __slots__ = ("_offer",)
+
+    def __init__(self, offer: Offer):
+        self._offer = offer
+
+    def __len__(self) -> int:
+        return self._offer.size
+
+    def __getitem__(self, i):
+        offer = self._offer
+        n = offer.size
+        if type(i) is int and 0 <= i < n:
+            parts = offer.parts
+            if len(parts) == 1 and type(parts[0]) is list:
+                return parts[0][i][0]
+            return offer.at(i)
+        if isinstance(i, slice):
+            return [self._offer.at(k) for k in range(*i.indices(n))]
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("action index out of range")
+        return self._offer.at(i)
+
+    def __iter__(self):
+        return iter(self._offer)
+
+    def __contains__(self, action) -> bool:
+        return isinstance(action, Action) and self._offer.get(action, _ABSENT) is not _ABSENT
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (Actions, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+_ABSENT = object()
+
+
+class ActionDef:
+    """An action of the rulebook. `independent`: no parameter's options read
+    another parameter and there is no `requires`, so the options are the
+    product of each parameter's keys (a placement: tiles × cells × turns),
+    listed without binding any of them."""
+
+    __slots__ = ("name", "params", "requires", "body", "limit", "private", "show",
+                 "independent", "at", "requires_at", "requires_first")
+
+    def __init__(self, name, params, requires, body, limit, private, show, independent=False,
+                 at=None, requires_at=None, requires_first=False):
+        self.name, self.params, self.requires, self.body = name, params, requires, body
+        self.limit, self.private, self.show = limit, private, show
+        self.independent = independent
+        self.at, self.requires_at = at, requires_at     # spans, for explanations
+        # the `requires` reads no parameter: checked once, before listing any option
+        self.requires_first = requires_first
+
+    def options(self, s, player, env) -> list:
+        """[(Action, binding env or None)] for this action; [] when not allowed.
+        A binding of None is worked out from the action's keys when applied."""
+        if self.limit is not None:
+            base, times = self.limit
+            if s.vars[base + player] >= times:
+                return []
+        env = dict(env)
+        env["me"] = player
+        params = self.params
+        name, private, show = self.name, self.private, self.show
+        if not params:
+            if self.requires is None or self.requires(s, env):
+                return [(Action(player, name, (), private, show), env)]
+            return []
+        requires = self.requires
+        if self.requires_first:
+            if not requires(s, env):
+                return []
+            requires = None
+        if len(params) == 1 and requires is None:
+            return [(Action(player, name, (k,), private, show), None)
+                    for k in params[0].keys(s, env)]
+        if self.independent:
+            lists = []
+            for spec in params:          # a parameter without options: no action at all
+                keys = spec.keys(s, env)
+                if not keys:
+                    return []
+                lists.append(keys)
+            return Product(player, name, lists, private, show)
+        out = []
+        keys: list = []
+
+        def rec(i, env):
+            if i == len(params):
+                if requires is None or requires(s, env):
+                    out.append((Action(player, name, tuple(keys), private, show), env))
+                return
+            spec = params[i]
+            for k, v in spec.pairs(s, env):
+                inner = dict(env)
+                inner[spec.name] = v
+                keys.append(k)
+                rec(i + 1, inner)
+                keys.pop()
+
+        rec(0, env)
+        return out
+
+    def bind(self, s, player, env, args) -> dict:
+        env = dict(env)
+        env["me"] = player
+        for spec, k in zip(self.params, args):
+            env[spec.name] = spec.value(s, env, k)
+        return env
+
+
+class TakeAction(Stmt):
+    """'P takes an action [if able]' / 'P may take an action [from a, b]'.
+
+    With `if able` the statement must know whether any action is legal
+    before it stops: it lists the options once and leaves them in the
+    state's option cache (``state.cache``, derived and never saved), where
+    the engine looks first, so they are not listed twice. With none it is
+    no decision and the flow goes on."""
+
+    __slots__ = ("player", "actions", "optional", "if_able", "actions_by_name")
+    suspends = True
+
+    def __init__(self, at, player, actions, optional, if_able=False):
+        self.at, self.player, self.actions, self.optional = at, player, actions, optional
+        self.if_able = if_able
+        self.actions_by_name = {a.name: a for a in actions}
+
+    def run(self, m, s, f):
+        p = self.player(s, f[2])
+        if self.if_able:
+            s.memo = {}         # nothing changes while the options are listed
+            try:
+                offer = self._offer(s, f, p)
+            finally:
+                s.memo = None
+            if not offer.size:
+                return False
+            cache = s.cache
+            if cache is None:
+                cache = s.cache = {}
+            cache[p] = offer
+        s.pending = (p,)
+        return True
+
+    def _offer(self, s, f, p) -> Offer:
+        out = Offer()
+        for a in self.actions:
+            out.extend(a.options(s, p, f[2]))
+        if self.optional:
+            out.append((Action(p, PASS, ()), PASS))
+        return out
+
+    def options(self, m, s, f, player) -> Offer:
+        out = self._offer(s, f, player)
+        if not out:
+            raise RuleStuck(f"P{player} must take an action but none is allowed", m.span(self.at),
+                            hint="use 'may take an action' where passing is possible, or "
+                                 "'takes an action if able' to skip")
+        return out
+
+    def resolve(self, m, s, f, action, binding) -> None:
+        f[1] += 1
+        if m.coverage is not None:
+            m.action_counts[action.name] = m.action_counts.get(action.name, 0) + 1
+        if binding is PASS:
+            return
+        a = self.actions_by_name[action.name]
+        if binding is None:
+            binding = a.bind(s, action.player, f[2], action.args)
+        else:
+            binding = dict(binding)   # the cached one belongs to the input state
+        if a.limit is not None:
+            s.vars[a.limit[0] + action.player] += 1
+        s.frames.append([a.body, 0, binding, None])
+
+
+def _decision_actions(memo: dict, player, spec, keys, private) -> list:
+    """[(Action, None)] for the keys of a decision. The actions of plain
+    keys (numbers, words, component classes) are kept by player and key:
+    they are values, and the same few come up all game. (Not yes/no, which
+    equal 1 and 0 as keys but print otherwise, nor tuples, which may hold
+    them.)"""
+    out = []
+    mine = memo.get(player)
+    if mine is None or len(mine) > 10_000:
+        mine = memo[player] = {}
+    for k in keys:
+        if type(k) is int or type(k) is str:
+            a = mine.get(k)
+            if a is None:
+                a = mine[k] = Action(player, spec.name, (k,), private, spec.show)
+        else:
+            a = Action(player, spec.name, (k,), private, spec.show)
+        out.append((a, None))
+    return out
+
+
+class Choose(Stmt):
+    """'P chooses NAME: …' inside a flow or an action."""
+
+    __slots__ = ("player", "spec", "memo")
+    suspends = True
+
+    def __init__(self, at, player, spec):
+        self.at, self.player, self.spec = at, player, spec
+        self.memo = {}
+
+    def run(self, m, s, f):
+        s.pending = (self.player(s, f[2]),)
+        return True
+
+    def options(self, m, s, f, player) -> list:
+        p = player
+        spec = self.spec
+        out = _decision_actions(self.memo, p, spec, spec.keys(s, f[2]), False)
+        if not out:
+            raise RuleStuck(f"P{p} must choose {spec.name} but there is nothing to choose from",
+                            m.span(self.at))
+        return out
+
+    def resolve(self, m, s, f, action, value) -> None:
+        value = self.spec.value(s, f[2], action.args[0])
+        f[2][self.spec.name] = list(value) if isinstance(value, list) else value
+        f[1] += 1
+
+
+PICKS = "#picks"     # env key of a simultaneous step's picks so far: {"p": value or None}
+
+
+class EachChooses(Stmt):
+    """'each p in PLAYERS chooses NAME: …': all of them decide at once.
+
+    `to_move` lists everybody who has not chosen yet; a pick is kept in the
+    frame, out of every other player's view (and its action text is private),
+    until all have chosen. Then NAME is bound to a list indexed by player
+    (none for players who did not choose) and the flow goes on."""
+
+    __slots__ = ("player_var", "players", "spec", "memo")
+    suspends = True
+
+    def __init__(self, at, player_var, players, spec):
+        self.at, self.player_var, self.players, self.spec = at, player_var, players, spec
+        self.memo = {}
+
+    def run(self, m, s, f):
+        env = f[2]
+        picks = env.get(PICKS)
+        if picks is None:
+            picks = env[PICKS] = {str(p): None for p in self.players(s, env)}
+        waiting = tuple([int(p) for p, v in picks.items() if v is None])
+        if waiting:
+            s.pending = waiting
+            return True
+        chosen = [None] * s.n
+        for p, v in picks.items():
+            chosen[int(p)] = v[0]
+        del env[PICKS]
+        env[self.spec.name] = chosen
+        return False
+
+    def _env(self, env, p):
+        inner = dict(env)
+        inner[self.player_var] = p
+        return inner
+
+    def options(self, m, s, f, player) -> list:
+        spec = self.spec
+        keys = spec.keys(s, self._env(f[2], player))
+        if not keys:
+            raise RuleStuck(f"P{player} must choose {spec.name} but there is nothing to choose "
+                            f"from", m.span(self.at))
+        return _decision_actions(self.memo, player, spec, keys, True)
+
+    def resolve(self, m, s, f, action, value) -> None:
+        env = f[2]
+        value = self.spec.value(s, self._env(env, action.player), action.args[0])
+        picks = dict(env[PICKS])
+        # kept in a one-element list: a pick may itself be none-like (player 0)
+        picks[str(action.player)] = [list(value) if isinstance(value, list) else value]
+        env[PICKS] = picks
+
+
+def printer(type_: str, lay: Layout):
+    """value key -> text, for a choice of the given element type."""
+    if is_comp(type_):
+        shown = lay.class_display
+        return lambda k: shown[k]
+    if type_ == PLAYER:
+        return lambda k: f"P{k}"
+    if type_ == CELL:
+        return grid.text
+    if type_.startswith("list:"):
+        inner = printer(elem(type_), lay)
+        sep = " | " if elem(type_).startswith("list:") else " "
+        return lambda k: sep.join(inner(x) for x in k)
+    return _plain_text
+
+
+def _plain_text(k) -> str:
+    if k is None:
+        return "none"
+    if k is True or k is False:
+        return "yes" if k else "no"
+    return str(k)
+
+
+__all__ = ["PASS", "Action", "Actions", "ActionDef", "ChoiceSpec", "Offer", "TakeAction",
+           "Choose", "EachChooses", "PICKS", "printer"]
