@@ -14,8 +14,10 @@ from . import shapes
 from . import statements as st
 from .errors import RulebookErrors
 from .choices import key_function
-from .expressions import Compiled, ExprCompiler, describe, draws, family, names_read
+from .compiled import Compiled
+from .expressions import ExprCompiler, describe, family
 from .layout import ANY, CELL, PLAYER, Layout, build_layout, elem, list_of
+from .optimise import draws, names_read
 
 
 @dataclass

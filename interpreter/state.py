@@ -53,7 +53,7 @@ class State:
         self.events = events if events is not None else []
         self.cache = None     # legal-action bindings; derived, never saved
         # while legal actions are listed (the state cannot change): the values
-        # of define calls, by define and arguments (see expressions.memoized)
+        # of define calls, by define and arguments (see optimise.memoized)
         self.memo = None
         # the board (zones, loc, revealed) is another state's until changed
         self.shared = False
