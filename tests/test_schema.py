@@ -84,7 +84,8 @@ def test_every_node_kind_the_parser_makes_is_in_the_schema():
 def test_aggregates_and_name_kinds_in_the_schema_match_the_checker():
     defs = json.loads((SCHEMA_DIR / "rulebook.schema.json").read_text())["$defs"]
     assert set(defs["aggregate"]["properties"]["fn"]["enum"]) == set(AGGREGATES)
-    source = (ROOT / "interpreter" / "checks.py").read_text()
+    source = "".join((ROOT / "interpreter" / name).read_text()
+                     for name in ("checks.py", "checks_declarations.py"))
     declared = set(re.findall(r'self\.declare\([^,]+, "(\w+)"', source))
     assert declared == {"option", "component_type", "table", "zone", "variable", "define", "grid"}
     refs = set(defs["name_expr"]["properties"]["ref"]["enum"])
