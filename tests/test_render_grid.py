@@ -17,8 +17,9 @@ from rich.console import Console
 
 from interpreter import load_rulebook
 from interpreter.grid import turned
-from interpreter.render import (GridView, TableView, compact_actions, component_tables, legal_cells,
+from interpreter.render import (TableView, compact_actions, component_tables, legal_cells,
                                 render_to_text)
+from interpreter.render_boards import GridView
 
 WIDTH = 120
 SEED = 3
