@@ -30,6 +30,21 @@ def unnamed_rule_ids(spec: Path, prefix: str, module) -> list:
     return sorted(wanted - named)
 
 
+def added_to_shared(text: str, name: str) -> list:
+    """The lines of a shipped data file (`text`) that the shared file
+    ``shared/data/NAME.yaml`` does not have, comments left out; skips the
+    calling test when the shared file is not there. The shared lines must
+    all be kept, in their order (blank lines aside)."""
+    shared = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / f"{name}.yaml"
+    if not shared.exists():
+        pytest.skip("shared/data is missing")
+    theirs = shared.read_text(encoding="utf-8").splitlines()
+    ours = text.splitlines()
+    kept = [line for line in ours if line in theirs and line.strip()]
+    assert kept == [line for line in theirs if line.strip()], "a shared line was changed or moved"
+    return [line for line in ours if line not in theirs and not line.startswith("#")]
+
+
 def shipped_variants(folder: Path, stem: str) -> set:
     """The names of a game's variant files, without the game's prefix: the
     keys its test file lists (``paris-allow-mirror.rules`` → ``allow-mirror``)."""

@@ -219,6 +219,7 @@ def test_PA_G1_G2_P1_X1_board_b_is_laid_by_play():
 
 
 def test_PA_G5_the_printed_lights_of_board_b():
+    """PA-G5: the lights of board B are its printed streetlight cells."""
     g, s = board_b()
     assert sorted((grid.x_of(k), grid.y_of(k)) for k in part(g, s, "lights")) == sorted(LIGHTS)
 
@@ -289,6 +290,7 @@ def test_PA_P2_phase_1_ends_at_once_with_the_16th_tile():
 
 
 def test_PA_D3_variant_no_tile_rotation():
+    """PA-D3: by default tiles turn; with the variant only rotation 0 is offered."""
     g = rules("no-tile-rotation")
     assert {t.rsplit(", ", 1)[1] for t in actions_named(g, g.new_game(2, seed=1), "lay_tile")} == {"0"}
 
