@@ -92,7 +92,7 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
-def _picked(records: list, columns: list, shown: str) -> list:
+def _picked(records: list, columns: list) -> list:
     """The records with only the keys a rulebook reads (`with KEY [as NAME], …`),
     renamed. (A key that no record of any path has is the caller's to report.)"""
     out = []
@@ -168,7 +168,7 @@ def load_component_rows(path: Path, shown: str, key_path: list[str] | None = Non
         document = {"components": [value] if single else value}
         prefix, skip = list(key_path), 2 if single else 1
     if columns:
-        document = {"components": _picked(document["components"], columns, shown)}
+        document = {"components": _picked(document["components"], columns)}
     validator = jsonschema.Draft202012Validator(schema("components.schema.json"))
     problems = []
     for err in validator.iter_errors(document):
