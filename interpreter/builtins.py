@@ -30,6 +30,9 @@ class Builtin:
     impl: Callable
     returns: object = NUMBER  # the result's kind, or a function of the arguments' kinds
     random: bool = False      # draws from the state's generator: statements only
+    # (value, *args) -> why `value` is not among the results, as text, or None:
+    # a refused choice `one of B(…)` names the reason (interpreter/explain.py)
+    why: Callable | None = None
 
     def result_type(self, arg_types: list) -> str:
         return self.returns(arg_types) if callable(self.returns) else self.returns
@@ -172,7 +175,8 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("footprint", 3, 3, "the cells a shape covers in orientation r at an anchor cell",
             _without_context(shapes.footprint), list_of(CELL)),
     Builtin("anchors", 3, 3, "the anchors where a shape in orientation r covers only the given "
-            "cells (ordered by x, then y)", _without_context(shapes.anchors), list_of(CELL)),
+            "cells (ordered by x, then y)", _without_context(shapes.anchors), list_of(CELL),
+            why=shapes.why_not_anchor),
     Builtin("fits", 2, 3, "whether a shape fits inside the given cells in some orientation "
             "(mirror images too when the third argument is yes)", _without_context(shapes.fits),
             BOOL),

@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import decisions as dc
-from . import shapes
 from . import statements as st
 from .errors import RulebookErrors
+from .builtins import FUNCTIONS
 from .choices import key_function
 from .compiled import Compiled
 from .expressions import ExprCompiler, describe, family
-from .layout import ANY, CELL, PLAYER, Layout, build_layout, elem, list_of
+from .layout import ANY, PLAYER, Layout, build_layout, elem, list_of
 from .optimise import draws, names_read
 
 
@@ -172,13 +172,16 @@ class Compiler:
         return spec
 
     def _why_not(self, source, scope):
-        """For `one of anchors(S, r, C)`: the first cell a refused anchor would
-        cover outside C, so that a refusal can name it (interpreter/explain.py)."""
-        if source["node"] != "call" or source.get("ref") != "builtin" or source["fn"] != "anchors":
+        """For `one of B(…)` where builtin B can say why a value is not among
+        its results (`Builtin.why`; `anchors`: the first cell outside the
+        allowed ones): that reason, for a refusal to name (explain.py)."""
+        if source["node"] != "call" or source.get("ref") != "builtin":
             return None
-        shape, turns, cells = (self.fn(a, scope) for a in source["args"])
-        return lambda s, env, at: shapes.first_outside(shape(s, env), turns(s, env), at,
-                                                       cells(s, env))
+        why = FUNCTIONS[source["fn"]].why
+        if why is None:
+            return None
+        args = [self.fn(a, scope) for a in source["args"]]
+        return lambda s, env, value: why(value, *[a(s, env) for a in args])
 
     # -- statements ------------------------------------------------------------
     def block(self, b, scope, end) -> st.Block:
@@ -203,10 +206,7 @@ class Compiler:
             return lambda s, env: base
         if index in self.lay.grids:
             compiled = self.expr(e["args"][0], scope)
-            if compiled.type not in (CELL, ANY):
-                self.ex.type_error(f"'{e['fn']}' is one per cell of grid '{index}'; "
-                                   f"{describe(compiled.type)} is not a cell", e,
-                                   hint="write a cell: cell(x, y), or a cell of the grid")
+            self.ex.check_cell(compiled, e["fn"], index, e)
             arg, positions = compiled.fn, self.lay.grids[index].positions
             return lambda s, env: base + positions[arg(s, env)]
         arg = self.fn(e["args"][0], scope)

@@ -46,21 +46,11 @@ class ChoiceSpec:
 
     def keys(self, s, env) -> list:
         """The content keys of every option, in a deterministic order."""
-        values = self.source(s, env)
         if self.kind == "one":
             if self.where is None:
-                return one_keys(values, self.key)
-            first: dict = {}
-            key = self.key
-            for v in values:
-                first.setdefault(key(v), v)
-            inner = dict(env)
-            kept = []
-            for k, v in first.items():
-                inner[self.name] = v
-                if self.where(s, inner):
-                    kept.append(k)
-            return kept
+                return one_keys(self.source(s, env), self.key)
+            return [k for k, _ in self.pairs(s, env)]
+        values = self.source(s, env)
         if self.kind == "many":
             return many_keys(values, self.key, self.count(s, env))
         if self.kind == "kinds":

@@ -129,17 +129,13 @@ def explain(game, state, player: int, text: str) -> ActionError | None:
 
 
 def _outside(spec, state, env, typed: str):
-    """For a placement (`one of anchors(…)`): which cell it would cover that
-    it may not, as text, or None."""
+    """Why a typed cell is not among a choice's options, when the builtin that
+    lists them can say (`one of anchors(…)`: the first cell the piece would
+    cover outside the allowed ones), or None."""
     if spec.why is None:
         return None
-    at = grid.parse(typed)
-    if at is None:
-        return None
-    cell = spec.why(state, env, at)
-    if cell is None:
-        return None
-    return f"it would cover {grid.text(cell)}, which is not among the cells allowed"
+    value = grid.parse(typed)
+    return None if value is None else spec.why(state, env, value)
 
 
 __all__ = ["explain", "split_arguments", "text_key", "value_key"]

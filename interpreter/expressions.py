@@ -147,6 +147,13 @@ class ExprCompiler(Shortcuts):
             return Compiled(lambda s, env: cells, list_of(CELL), e["at"])
         raise AssertionError(f"unresolved name {n} ({ref})")
 
+    def check_cell(self, arg: Compiled, fn: str, grid_name: str, e) -> None:
+        """A variable of each cell of a grid is read or written with a cell."""
+        if arg.type not in (CELL, ANY):
+            self.type_error(f"'{fn}' is one per cell of grid '{grid_name}'; "
+                            f"{describe(arg.type)} is not a cell", e,
+                            hint="write a cell: cell(x, y), or a cell of the grid")
+
     def define(self, name) -> Compiled:
         if name in self.compiled_defines:
             return self.compiled_defines[name]
@@ -187,10 +194,7 @@ class ExprCompiler(Shortcuts):
             return Compiled(lambda s, env: s.zones[base + a0(s, env) - first], t, e["at"])
         if ref == "variable" and lay.variables[fn].index in lay.grids:
             v = lay.variables[fn]
-            if args[0].type not in (CELL, ANY):
-                self.type_error(f"'{fn}' is one per cell of grid '{v.index}'; "
-                                f"{describe(args[0].type)} is not a cell", e,
-                                hint="write a cell: cell(x, y), or a cell of the grid")
+            self.check_cell(args[0], fn, v.index, e)
             base, a0, positions = v.base, afns[0], lay.grids[v.index].positions
             n0 = args[0].local
             if n0 is not None:               # the common V(c) of an element

@@ -294,6 +294,14 @@ def legal_cells(actions: Sequence[str]) -> set:
     return {(int(m.group(1)), int(m.group(2))) for t in actions for m in CELL_TEXT.finditer(t)}
 
 
+def _zone_title(zone: dict) -> str:
+    """A zone's name as the boards' titles print it: `NAME(KEY)` for a zone of each KEY."""
+    name = str(zone.get("name", ""))
+    if zone.get("of") is not None:
+        name = f"{name}({value_text(zone['of'])})"
+    return name
+
+
 def grid_sections(view: dict, actions: Sequence[str]) -> list:
     """A titled GridView for each zone of the view that lies on a grid."""
     legal = legal_cells(actions)
@@ -301,9 +309,7 @@ def grid_sections(view: dict, actions: Sequence[str]) -> list:
     for zone in view.get("zones") or []:
         if zone.get("grid") is None:
             continue
-        name = str(zone.get("name", ""))
-        if zone.get("of") is not None:
-            name = f"{name}({value_text(zone['of'])})"
+        name = _zone_title(zone)
         if zone.get("owner") is not None:
             name = f"{name} of {player_label(zone['owner'])}"
         note = " · north at the top" + (" · '· (x,y)': a legal action names that cell" if legal else "")
@@ -325,9 +331,7 @@ def hex_sections(view: dict, actions: Sequence[str]) -> list:
     for zone in view.get("zones") or []:
         if zone.get("hexes") is None:
             continue
-        name = str(zone.get("name", ""))
-        if zone.get("of") is not None:
-            name = f"{name}({value_text(zone['of'])})"
+        name = _zone_title(zone)
         marked = legal & {h["piece"] for h in zone["hexes"]}
         note = " · odd columns half a hex lower" + \
             (" · '*': a legal action names that hex" if marked else "")

@@ -131,6 +131,14 @@ def first_outside(shape, r, anchor, cells):
     return None
 
 
+def why_not_anchor(anchor, shape, r, cells):
+    """Why `anchor` is not among `anchors(shape, r, cells)`, as text, or None."""
+    outside = first_outside(shape, r, anchor, cells)
+    if outside is None:
+        return None
+    return f"it would cover {grid.text(outside)}, which is not among the cells allowed"
+
+
 def fits(shape, cells, mirror=False) -> bool:
     """Whether the shape fits inside `cells` in some orientation."""
     if not isinstance(mirror, bool):
@@ -198,5 +206,6 @@ def rotated(rows, r) -> list:
     return out
 
 
-__all__ = ["orientations", "footprint", "anchors", "first_outside", "fits", "connected", "flood",
+__all__ = ["orientations", "footprint", "anchors", "first_outside", "why_not_anchor", "fits",
+           "connected", "flood",
            "touching", "rotated"]
