@@ -12,7 +12,7 @@ every list a formula builds.
 from __future__ import annotations
 
 from .compiled import _NO_VALUE, Compiled
-from .layout import BOOL, NUMBER, list_of
+from .types import BOOL, NUMBER, list_of
 
 
 class _Column:

@@ -18,7 +18,7 @@ from typing import Callable
 
 from . import grid, shapes
 from .errors import RuleError
-from .layout import BOOL, CELL, NUMBER, PLAYER, elem, list_of
+from .types import BOOL, CELL, NUMBER, PLAYER, elem, list_of
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ from __future__ import annotations
 import functools
 import itertools
 
-from .layout import Layout, elem, is_comp
+from .layout import Layout
+from .types import elem, is_comp
 
 
 def key_function(type_: str, lay: Layout):

@@ -16,7 +16,8 @@ from .builtins import FUNCTIONS
 from .choices import key_function
 from .compiled import Compiled
 from .expressions import ExprCompiler, describe, family
-from .layout import ANY, PLAYER, Layout, build_layout, elem, list_of
+from .layout import Layout, build_layout
+from .types import ANY, PLAYER, elem, list_of
 from .optimise import draws, names_read
 
 

@@ -19,7 +19,8 @@ from . import grid
 from .choices import (groups_keys, kinds_keys, many_keys, one_keys, pick_groups, pick_many,
                       pick_one)
 from .errors import RuleStuck
-from .layout import CELL, PLAYER, Layout, elem, is_comp
+from .layout import Layout
+from .types import CELL, PLAYER, elem, is_comp
 from .statements import Stmt
 
 PASS = "pass"

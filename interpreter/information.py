@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 
 from .decisions import PICKS
-from .layout import elem, is_comp
+from .types import elem, is_comp
 from .state import State
 
 

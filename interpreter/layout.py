@@ -16,29 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .grid import Bounded
+from .types import ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, comp_type, list_of
 
 
-# Types the compiler tracks for values (used for dedup keys and printing).
-NUMBER, BOOL, SYMBOL, PLAYER, NONE, ANY = "number", "bool", "symbol", "player", "none", "any"
-CELL = "cell"      # a square of a grid: see interpreter/grid.py
 OWNER = "owner"    # the static attribute of a component set 'of each player'
 _UNKNOWN_LIST = "list:none"     # while columns are typed: a list with no item of a known kind
-
-
-def comp_type(name: str | None) -> str:
-    return f"comp:{name}" if name else "comp:"
-
-
-def list_of(t: str) -> str:
-    return "list:" + t
-
-
-def elem(t: str) -> str:
-    return t[5:] if t.startswith("list:") else ANY
-
-
-def is_comp(t: str) -> bool:
-    return t.startswith("comp:")
 
 
 @dataclass

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .builtins import FUNCTIONS
 from .compiled import _NO_VALUE, Compiled, _table_read
-from .layout import ANY, comp_type, elem, is_comp
+from .types import ANY, comp_type, elem, is_comp
 
 
 class Shortcuts:

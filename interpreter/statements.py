@@ -13,7 +13,8 @@ anybody anything stops with ``rule/loop``.
 from __future__ import annotations
 
 from .errors import RuleError, RuleLoop, Span, span_at
-from .layout import ANY, Layout, comp_type, list_of
+from .layout import Layout
+from .types import ANY, comp_type, list_of
 
 MAX_STEPS = 200_000      # statements one decision may run before rule/loop
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from . import grid
 from .information import information_state
-from .layout import CELL, PLAYER, is_comp
+from .types import CELL, PLAYER, is_comp
 
 
 def show_value(value, type_: str, lay) -> object:
