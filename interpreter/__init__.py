@@ -6,7 +6,7 @@ runs any rulebook as a state machine (see docs/api.md).
 
 from .engine import Game, Outcome
 from .errors import RulebookError, RulebookErrors
-from .loader import load_rulebook
+from .load import load_rulebook
 from .state import State
 from .decisions import Action
 

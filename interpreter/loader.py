@@ -1,7 +1,8 @@
-"""Load a rulebook: the gated pipeline from a file to a `Game`.
+"""Load a rulebook: the gated pipeline from a file to checked IR.
 
 read → parse (AST with spans) → static checks (every error collected) → IR →
-schema validation → `Game` (which compiles per player count). Each gate stops
+schema validation; `load.load_rulebook` then makes the `Game` (which compiles
+per player count). Each gate stops
 the pipeline with all the errors it found, each with its code and
 file:line:column. A bare name (a file name without ``.rules``) is looked up in the
 project's ``rulebooks/`` folder.
@@ -12,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from .checks import check
-from .engine import Game
 from . import variants
 from .errors import FileNotReadable, RulebookError, RulebookErrors
 from .schema import validate_ir
@@ -86,16 +86,9 @@ def load_ir(name_or_path: str) -> tuple[dict, Path]:
     return compile_ir(_read(path), shown_path(path), path.parent), path
 
 
-def load_rulebook(name_or_path, options: dict | None = None) -> Game:
-    """Load, check and prepare a rulebook; raises RulebookErrors."""
-    ir, path = load_ir(str(name_or_path))
-    game = Game(ir, options, str(path))
-    try:
-        game.compile_all()
-    except RulebookErrors as e:
-        ast = _parse(_read(path), ir["file"])
-        if variants.variant_header(ast) is not None:
-            variants.blame(e.errors, ir["file"],
-                           [i for i in ast["items"] if i["node"] != "variant"])
-        raise
-    return game
+def blame_variant(errors: list, path: Path, filename: str) -> None:
+    """Point errors found after the checks (while compiling) at the changes
+    of the variant file `path`, when it is one."""
+    ast = _parse(_read(path), filename)
+    if variants.variant_header(ast) is not None:
+        variants.blame(errors, filename, [i for i in ast["items"] if i["node"] != "variant"])

@@ -54,7 +54,7 @@ class Source:
             from .engine import Game
             game = Game(self.ir, self.options, self.target)
         else:
-            from .loader import load_rulebook
+            from .load import load_rulebook
             game = load_rulebook(self.target, options=self.options or None)
         if coverage:
             game.measure_coverage()
