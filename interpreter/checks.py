@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterable
 
 from . import flow
-from .builtins import AGGREGATES, CONSTANTS, FUNCTIONS
+from .stdlib.builtins import AGGREGATES, CONSTANTS, FUNCTIONS
 from .checks_declarations import DeclarationChecks
 from .errors import (span_at, DuplicateName, InvalidDeclaration,
                      RecursiveDefinition, RulebookError, RulebookErrors, Span,

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from . import decisions as dc
 from . import statements as st
 from .errors import RulebookErrors
-from .builtins import FUNCTIONS
+from .stdlib.builtins import FUNCTIONS
 from .choices import key_function
 from .compiled import Compiled
 from .expressions import ExprCompiler, describe, family
 from .layout import Layout, build_layout
-from .types import ANY, PLAYER, elem, list_of
+from .stdlib.types import ANY, PLAYER, elem, list_of
 from .optimise import draws, names_read
 
 

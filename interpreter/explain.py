@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from . import grid
+from .stdlib import grid
 from .decisions import Choose, EachChooses, TakeAction
 from .errors import ActionError, IllegalAction, RulebookError, UnknownAction
 

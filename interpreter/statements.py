@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .errors import RuleError, RuleLoop, Span, span_at
 from .layout import Layout
-from .types import ANY, comp_type, list_of
+from .stdlib.types import ANY, comp_type, list_of
 
 MAX_STEPS = 200_000      # statements one decision may run before rule/loop
 

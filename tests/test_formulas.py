@@ -434,7 +434,7 @@ def test_conditional_sorted_and_reverse(source, expected):
 
 def test_the_schema_knows_every_aggregate_and_formula_kind():
     """The IR schema, the builtin table and the compiler list the same names."""
-    from interpreter.builtins import AGGREGATES
+    from interpreter.stdlib.builtins import AGGREGATES
     from interpreter.data import schema
     from interpreter.expressions import ExprCompiler
     defs = schema("rulebook.schema.json")["$defs"]

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import grid, load_rulebook, shapes
+from interpreter.stdlib import grid, shapes
+from interpreter import load_rulebook
 from interpreter.engine import Game
 from interpreter.errors import ActionError, RuleError, RulebookErrors
 from interpreter.loader import compile_ir

@@ -33,7 +33,7 @@ import pytest
 
 from interpreter import load_rulebook
 from interpreter.errors import ActionError
-from interpreter.grid import cell, neighbours, text as cell_text
+from interpreter.stdlib.grid import cell, neighbours, text as cell_text
 from tests.spec_ids import shipped_variants, unnamed_rule_ids
 from tests.scenario import (arrange, check_consistent, do, names, permute_hidden, set_var,
                             texts_of, var, zone_index)

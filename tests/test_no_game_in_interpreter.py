@@ -36,9 +36,9 @@ def test_no_game_word_in_the_interpreter():
     words = game_words()
     assert "hanamikoji" in words and "geisha" in words
     found = []
-    for path in sorted((ROOT / "interpreter").glob("*.py")):
+    for path in sorted((ROOT / "interpreter").rglob("*.py")):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for word in re.findall(r"[A-Za-z][A-Za-z0-9_]*", line):
                 if word.lower() in words:
-                    found.append(f"{path.name}:{number}: {word}")
+                    found.append(f"{path.relative_to(ROOT)}:{number}: {word}")
     assert not found, "\n".join(found)

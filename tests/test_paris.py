@@ -26,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import grid, load_rulebook, shapes
+from interpreter.stdlib import grid, shapes
+from interpreter import load_rulebook
 from interpreter.errors import ActionError
 from tests.spec_ids import shipped_variants, unnamed_rule_ids
 from tests.scenario import (check_consistent, do, move, names, permute_hidden, put, texts_of,

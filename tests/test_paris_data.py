@@ -23,7 +23,8 @@ import jsonschema
 import pytest
 import yaml
 
-from interpreter import Game, load_rulebook, shapes
+from interpreter import Game, load_rulebook
+from interpreter.stdlib import shapes
 from interpreter.errors import OptionError, RulebookErrors
 from interpreter.loader import compile_ir
 from tests.scenario import names, var

@@ -16,7 +16,7 @@ import pytest
 from rich.console import Console
 
 from interpreter import load_rulebook
-from interpreter.grid import turned
+from interpreter.stdlib.grid import turned
 from interpreter.render import (TableView, compact_actions, component_tables, legal_cells,
                                 render_to_text)
 from interpreter.render_boards import GridView

@@ -21,7 +21,7 @@ import jsonschema
 import pytest
 
 from interpreter import schema as ir_schema
-from interpreter.builtins import AGGREGATES
+from interpreter.stdlib.builtins import AGGREGATES
 from interpreter.checks import walk
 from interpreter.data import SCHEMA_DIR, load_component_rows
 from interpreter.errors import FileNotReadable, RulebookErrors

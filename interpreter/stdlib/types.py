@@ -13,7 +13,7 @@ from __future__ import annotations
 
 # Types the compiler tracks for values (used for dedup keys and printing).
 NUMBER, BOOL, SYMBOL, PLAYER, NONE, ANY = "number", "bool", "symbol", "player", "none", "any"
-CELL = "cell"      # a square of a grid: see interpreter/grid.py
+CELL = "cell"      # a square of a grid: see interpreter/stdlib/grid.py
 
 
 def comp_type(name: str | None) -> str:

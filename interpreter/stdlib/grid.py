@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import RuleError
+from ..errors import RuleError
 
 OFFSET = 1 << 15
 BASE = 1 << 16

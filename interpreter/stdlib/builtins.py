@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import grid, shapes
-from .errors import RuleError
+from ..errors import RuleError
 from .types import BOOL, CELL, NUMBER, PLAYER, elem, list_of
 
 

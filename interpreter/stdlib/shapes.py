@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 
 from . import grid
-from .errors import RuleError
+from ..errors import RuleError
 
 _BASE = grid.BASE
 
