@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .engine import Game
 from .errors import RulebookErrors
-from .loader import blame_variant, load_ir
+from .language.loader import blame_variant, load_ir
 
 
 def load_rulebook(name_or_path, options: dict | None = None) -> Game:

@@ -15,7 +15,7 @@ import pytest
 
 from interpreter import Game, load_rulebook
 from interpreter.errors import OptionError, RulebookErrors
-from interpreter.loader import compile_ir
+from interpreter.language.loader import compile_ir
 from tests.scenario import names, var
 from tests.test_grids import errors, place, source
 

@@ -65,7 +65,7 @@ import yaml
 
 from interpreter.engine import Game
 from interpreter.errors import RuleError, RulebookErrors
-from interpreter.loader import compile_ir
+from interpreter.language.loader import compile_ir
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "language.md"

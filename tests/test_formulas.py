@@ -23,12 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.checks import check as check_ir
+from interpreter.language.checks import check as check_ir
 from interpreter.engine import Game
 from interpreter.errors import RuleError, RulebookError, RulebookErrors
-from interpreter.loader import compile_ir
-from interpreter.schema import validate_ir
-from interpreter.syntax import parse
+from interpreter.language.loader import compile_ir
+from interpreter.language.schema import validate_ir
+from interpreter.language.syntax import parse
 
 FIXTURE = Path(__file__).resolve().parent / "formulas" / "formulas.rules"
 PROBE = "define probe = 0\n"
@@ -435,7 +435,7 @@ def test_conditional_sorted_and_reverse(source, expected):
 def test_the_schema_knows_every_aggregate_and_formula_kind():
     """The IR schema, the builtin table and the compiler list the same names."""
     from interpreter.stdlib.builtins import AGGREGATES
-    from interpreter.data import schema
+    from interpreter.language.data import schema
     from interpreter.expressions import ExprCompiler
     defs = schema("rulebook.schema.json")["$defs"]
     assert set(defs["aggregate"]["properties"]["fn"]["enum"]) == set(AGGREGATES)

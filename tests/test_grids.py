@@ -19,7 +19,7 @@ from interpreter.stdlib import grid, shapes
 from interpreter import load_rulebook
 from interpreter.engine import Game
 from interpreter.errors import ActionError, RuleError, RulebookErrors
-from interpreter.loader import compile_ir
+from interpreter.language.loader import compile_ir
 from tests.scenario import names
 
 HEAD = 'game "Grids"\nplayers 2\n'

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.errors import RulebookErrors
-from interpreter.loader import compile_ir
+from interpreter.language.loader import compile_ir
 
 LANGUAGE = Path(__file__).resolve().parent / "language"
 FILES = sorted(LANGUAGE.glob("*.rules"))
@@ -129,7 +129,8 @@ def test_a_valid_file_starts_a_game_for_every_player_count(path):
 
 
 def test_the_checker_and_the_engine_agree_on_the_name_of_passing():
-    from interpreter import checks, decisions
+    from interpreter.language import checks
+    from interpreter import decisions
     assert checks.PASS == decisions.PASS
 
 

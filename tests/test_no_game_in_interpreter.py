@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from interpreter.loader import load_ir
+from interpreter.language.loader import load_ir
 
 ROOT = Path(__file__).resolve().parent.parent
 ORDINARY = {"item", "pick", "pattern", "light", "pass", "take", "secret", "player", "card",

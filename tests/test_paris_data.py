@@ -26,7 +26,7 @@ import yaml
 from interpreter import Game, load_rulebook
 from interpreter.stdlib import shapes
 from interpreter.errors import OptionError, RulebookErrors
-from interpreter.loader import compile_ir
+from interpreter.language.loader import compile_ir
 from tests.scenario import names, var
 from tests.spec_ids import added_to_shared
 

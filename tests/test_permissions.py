@@ -12,7 +12,7 @@ import pytest
 
 from interpreter import Game
 from interpreter.errors import RuleError, RulebookErrors
-from interpreter.loader import compile_ir
+from interpreter.language.loader import compile_ir
 
 GAME = """\
 game "Permissions"

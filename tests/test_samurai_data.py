@@ -21,7 +21,7 @@ import yaml
 
 from interpreter.engine import Game
 from interpreter.errors import RulebookErrors
-from interpreter.loader import compile_ir
+from interpreter.language.loader import compile_ir
 from tests.spec_ids import added_to_shared
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import inspect
 import json
 import random
 import re
@@ -20,13 +21,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from interpreter import schema as ir_schema
+from interpreter.language import checks, checks_declarations, schema as ir_schema, syntax
 from interpreter.stdlib.builtins import AGGREGATES
-from interpreter.checks import walk
-from interpreter.data import SCHEMA_DIR, load_component_rows
+from interpreter.language.checks import walk
+from interpreter.language.data import SCHEMA_DIR, load_component_rows
 from interpreter.errors import FileNotReadable, RulebookErrors
-from interpreter.loader import compile_ir, load_ir
-from interpreter.schema import ir_predicate, ir_validator, validate_ir
+from interpreter.language.loader import compile_ir, load_ir
+from interpreter.language.schema import ir_predicate, ir_validator, validate_ir
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGE = ROOT / "tests" / "language"
@@ -71,7 +72,7 @@ def _schema_kinds(definition: str) -> set:
 
 
 def test_every_node_kind_the_parser_makes_is_in_the_schema():
-    source = (ROOT / "interpreter" / "syntax.py").read_text()
+    source = inspect.getsource(syntax)
     made = set(re.findall(r'_node\("([a-z_]+)"', source))
     schema_text = (SCHEMA_DIR / "rulebook.schema.json").read_text()
     known = set(re.findall(r'"const": "([a-z_]+)"', schema_text)) | {"most", "fewest"}
@@ -84,8 +85,7 @@ def test_every_node_kind_the_parser_makes_is_in_the_schema():
 def test_aggregates_and_name_kinds_in_the_schema_match_the_checker():
     defs = json.loads((SCHEMA_DIR / "rulebook.schema.json").read_text())["$defs"]
     assert set(defs["aggregate"]["properties"]["fn"]["enum"]) == set(AGGREGATES)
-    source = "".join((ROOT / "interpreter" / name).read_text()
-                     for name in ("checks.py", "checks_declarations.py"))
+    source = inspect.getsource(checks) + inspect.getsource(checks_declarations)
     declared = set(re.findall(r'self\.declare\([^,]+, "(\w+)"', source))
     assert declared == {"option", "component_type", "table", "zone", "variable", "define", "grid"}
     refs = set(defs["name_expr"]["properties"]["ref"]["enum"])

@@ -13,8 +13,8 @@ statements then read.
 from __future__ import annotations
 
 from . import data as datafiles
-from .stdlib import grid, shapes
-from .errors import (DataFileError, DuplicateName, InvalidDeclaration, PlayerCountNotCovered,
+from ..stdlib import grid, shapes
+from ..errors import (DataFileError, DuplicateName, InvalidDeclaration, PlayerCountNotCovered,
                      RulebookError, RulebookErrors, UnknownName, WrongArity, WrongType,
                      did_you_mean)
 

@@ -20,9 +20,9 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from .errors import DataFileError, FileNotReadable, RulebookErrors, Span, UnknownName, did_you_mean
+from ..errors import DataFileError, FileNotReadable, RulebookErrors, Span, UnknownName, did_you_mean
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 
 
 @functools.lru_cache(maxsize=None)

@@ -14,11 +14,11 @@ from pathlib import Path
 
 from .checks import check
 from . import variants
-from .errors import FileNotReadable, RulebookError, RulebookErrors
+from ..errors import FileNotReadable, RulebookError, RulebookErrors
 from .schema import validate_ir
 from .syntax import parse
 
-RULEBOOK_DIR = Path(__file__).resolve().parent.parent / "rulebooks"
+RULEBOOK_DIR = Path(__file__).resolve().parents[2] / "rulebooks"
 SUFFIX = ".rules"
 
 

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Iterable
 
 from . import flow
-from .stdlib.builtins import AGGREGATES, CONSTANTS, FUNCTIONS
+from ..stdlib.builtins import AGGREGATES, CONSTANTS, FUNCTIONS
 from .checks_declarations import DeclarationChecks
-from .errors import (span_at, DuplicateName, InvalidDeclaration,
+from ..errors import (span_at, DuplicateName, InvalidDeclaration,
                      RecursiveDefinition, RulebookError, RulebookErrors, Span,
                      UnknownName, UnreachablePhase, WrongArity, WrongType,
                      did_you_mean)

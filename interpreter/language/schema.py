@@ -29,7 +29,7 @@ import jsonschema
 from jsonschema import _keywords
 
 from .data import schema
-from .errors import RulebookErrors, SchemaViolation, Span
+from ..errors import RulebookErrors, SchemaViolation, Span
 
 MAX_SHOWN = 160    # characters of an offending value quoted in a message
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .errors import RulebookError, RulebookErrors, Span, did_you_mean
+from ..errors import RulebookError, RulebookErrors, Span, did_you_mean
 
 MAX_DEPTH = 8
 

@@ -18,10 +18,10 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput
 from lark.indenter import Indenter
 
-from .errors import Span, SyntaxErrorInRulebook
+from ..errors import Span, SyntaxErrorInRulebook
 from .syntax_errors import IndentationProblem, syntax_error
 
-GRAMMAR_DIR = Path(__file__).resolve().parent.parent / "grammar"
+GRAMMAR_DIR = Path(__file__).resolve().parents[2] / "grammar"
 
 
 class _RulebookIndenter(Indenter):

@@ -19,7 +19,7 @@ from lark import Lark
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF,
                              UnexpectedInput, UnexpectedToken)
 
-from .errors import Span, SyntaxErrorInRulebook
+from ..errors import Span, SyntaxErrorInRulebook
 
 
 class IndentationProblem(Exception):
