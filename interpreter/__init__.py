@@ -7,8 +7,8 @@ runs any rulebook as a state machine (see docs/api.md).
 from .engine import Game, Outcome
 from .errors import RulebookError, RulebookErrors
 from .load import load_rulebook
-from .state import State
-from .decisions import Action
+from .runtime.state import State
+from .runtime.decisions import Action
 
 __all__ = ["load_rulebook", "Game", "State", "Action", "Outcome", "RulebookError",
            "RulebookErrors"]

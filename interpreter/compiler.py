@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import decisions as dc
-from . import statements as st
+from .runtime import decisions as dc
+from .runtime import statements as st
 from .errors import RulebookErrors
 from .stdlib.builtins import FUNCTIONS
-from .choices import key_function
+from .runtime.choices import key_function
 from .compiled import Compiled
 from .expressions import ExprCompiler, describe, family
-from .layout import Layout, build_layout
+from .runtime.layout import Layout, build_layout
 from .stdlib.types import ANY, PLAYER, elem, list_of
 from .optimise import draws, names_read
 

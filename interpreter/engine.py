@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .compiler import Program, compile_program
-from .decisions import Action, Actions, Offer
-from .explain import explain, text_key
+from .runtime.decisions import Action, Actions, Offer
+from .runtime.explain import explain, text_key
 from .errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleError,
                      RulebookErrors,
                      SaveError, SaveMismatch, UnknownAction, did_you_mean)
-from .state import State, splitmix64, state_from_data
-from . import views
+from .runtime.state import State, splitmix64, state_from_data
+from .runtime import views
 
 SAVE_FORMAT = "rulebook-save/1"
 

@@ -24,7 +24,7 @@ import random
 import time
 
 from .errors import CommandError
-from .information import sample_state
+from .runtime.information import sample_state
 
 KINDS = ("random", "greedy", "mcts", "ismcts")
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_rulebook
-from interpreter.state import splitmix64
+from interpreter.runtime.state import splitmix64
 from tests.test_playouts import RULEBOOKS, cases, game_for
 
 ROOT = Path(__file__).resolve().parent.parent

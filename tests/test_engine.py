@@ -280,7 +280,7 @@ def test_a_set_of_each_player_is_made_once_per_player(players):
 
 def test_sampled_states_keep_each_players_pieces_apart():
     import random
-    from interpreter.information import information_state, sample_state
+    from interpreter.runtime.information import information_state, sample_state
     g = game("sets")
     s = g.new_game(players=3, seed=0)
     lay = g.program(3).lay
@@ -312,7 +312,7 @@ def test_if_able_skips_exactly_the_players_with_nothing_legal(players, skips):
 
 
 def test_if_able_lists_the_options_once(monkeypatch):
-    from interpreter.decisions import ActionDef
+    from interpreter.runtime.decisions import ActionDef
     g = game("if-able")
     g.new_game(players=2, seed=0)              # compiled, the opening kept
     calls = []

@@ -9,7 +9,7 @@ import pytest
 
 from interpreter import load_rulebook
 from interpreter.errors import ActionError
-from interpreter.explain import split_arguments, text_key, value_key
+from interpreter.runtime.explain import split_arguments, text_key, value_key
 
 RULES = Path(__file__).parent / "engine" / "explain.rules"
 

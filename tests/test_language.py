@@ -130,7 +130,7 @@ def test_a_valid_file_starts_a_game_for_every_player_count(path):
 
 def test_the_checker_and_the_engine_agree_on_the_name_of_passing():
     from interpreter.language import checks
-    from interpreter import decisions
+    from interpreter.runtime import decisions
     assert checks.PASS == decisions.PASS
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from interpreter import load_rulebook
 from interpreter.errors import NotYourTurn
-from interpreter.information import sample_state
+from interpreter.runtime.information import sample_state
 
 DRAFT = Path(__file__).parent / "engine" / "draft.rules"
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 
 from .decisions import PICKS
-from .stdlib.types import elem, is_comp
+from ..stdlib.types import elem, is_comp
 from .state import State
 
 

@@ -12,9 +12,9 @@ anybody anything stops with ``rule/loop``.
 
 from __future__ import annotations
 
-from .errors import RuleError, RuleLoop, Span, span_at
+from ..errors import RuleError, RuleLoop, Span, span_at
 from .layout import Layout
-from .stdlib.types import ANY, comp_type, list_of
+from ..stdlib.types import ANY, comp_type, list_of
 
 MAX_STEPS = 200_000      # statements one decision may run before rule/loop
 

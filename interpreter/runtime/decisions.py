@@ -15,12 +15,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from .stdlib import grid
+from ..stdlib import grid
 from .choices import (groups_keys, kinds_keys, many_keys, one_keys, pick_groups, pick_many,
                       pick_one)
-from .errors import RuleStuck
+from ..errors import RuleStuck
 from .layout import Layout
-from .stdlib.types import CELL, PLAYER, elem, is_comp
+from ..stdlib.types import CELL, PLAYER, elem, is_comp
 from .statements import Stmt
 
 PASS = "pass"

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .stdlib.grid import Bounded
-from .stdlib.types import ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, comp_type, list_of
+from ..stdlib.grid import Bounded
+from ..stdlib.types import ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, comp_type, list_of
 
 
 OWNER = "owner"    # the static attribute of a component set 'of each player'

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from .stdlib import grid
+from ..stdlib import grid
 from .decisions import Choose, EachChooses, TakeAction
-from .errors import ActionError, IllegalAction, RulebookError, UnknownAction
+from ..errors import ActionError, IllegalAction, RulebookError, UnknownAction
 
 _CELL = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
 _MISSING = object()

@@ -12,9 +12,9 @@ holds each declared grid with the values of its cells.
 
 from __future__ import annotations
 
-from .stdlib import grid
+from ..stdlib import grid
 from .information import information_state
-from .stdlib.types import CELL, PLAYER, is_comp
+from ..stdlib.types import CELL, PLAYER, is_comp
 
 
 def show_value(value, type_: str, lay) -> object:

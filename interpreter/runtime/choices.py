@@ -17,7 +17,7 @@ import functools
 import itertools
 
 from .layout import Layout
-from .stdlib.types import elem, is_comp
+from ..stdlib.types import elem, is_comp
 
 
 def key_function(type_: str, lay: Layout):
