@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .compiler import Program, compile_program
+from .compiler.compiler import Program, compile_program
 from .runtime.decisions import Action, Actions, Offer
 from .runtime.explain import explain, text_key
 from .errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleError,

@@ -436,7 +436,7 @@ def test_the_schema_knows_every_aggregate_and_formula_kind():
     """The IR schema, the builtin table and the compiler list the same names."""
     from interpreter.stdlib.builtins import AGGREGATES
     from interpreter.language.data import schema
-    from interpreter.expressions import ExprCompiler
+    from interpreter.compiler.expressions import ExprCompiler
     defs = schema("rulebook.schema.json")["$defs"]
     assert set(defs["aggregate"]["properties"]["fn"]["enum"]) == set(AGGREGATES)
     kinds = set(defs["expr"]["properties"]["node"]["enum"])

@@ -12,7 +12,7 @@ every list a formula builds.
 from __future__ import annotations
 
 from .compiled import _NO_VALUE, Compiled
-from .stdlib.types import BOOL, NUMBER, list_of
+from ..stdlib.types import BOOL, NUMBER, list_of
 
 
 class _Column:

@@ -15,9 +15,9 @@ the shortcuts rest on, two of which the program compiler uses too
 
 from __future__ import annotations
 
-from .stdlib.builtins import FUNCTIONS
+from ..stdlib.builtins import FUNCTIONS
 from .compiled import _NO_VALUE, Compiled, _table_read
-from .stdlib.types import ANY, comp_type, elem, is_comp
+from ..stdlib.types import ANY, comp_type, elem, is_comp
 
 
 class Shortcuts:

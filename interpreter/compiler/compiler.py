@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .runtime import decisions as dc
-from .runtime import statements as st
-from .errors import RulebookErrors
-from .stdlib.builtins import FUNCTIONS
-from .runtime.choices import key_function
+from ..runtime import decisions as dc
+from ..runtime import statements as st
+from ..errors import RulebookErrors
+from ..stdlib.builtins import FUNCTIONS
+from ..runtime.choices import key_function
 from .compiled import Compiled
 from .expressions import ExprCompiler, describe, family
-from .runtime.layout import Layout, build_layout
-from .stdlib.types import ANY, PLAYER, elem, list_of
+from ..runtime.layout import Layout, build_layout
+from ..stdlib.types import ANY, PLAYER, elem, list_of
 from .optimise import draws, names_read
 
 

@@ -18,11 +18,11 @@ that change zones copy them first.
 from __future__ import annotations
 
 from .aggregates import _AGGREGATE_MAKERS, _of_element
-from .stdlib.builtins import FUNCTIONS
+from ..stdlib.builtins import FUNCTIONS
 from .compiled import Compiled, _mapped, _merged_conditional, _table_read
-from .errors import RuleError, WrongType, span_at
-from .runtime.layout import Layout
-from .stdlib.types import (ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, comp_type, elem, is_comp,
+from ..errors import RuleError, WrongType, span_at
+from ..runtime.layout import Layout
+from ..stdlib.types import (ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, comp_type, elem, is_comp,
                     list_of)
 from .optimise import _UNSET, Shortcuts, _has_aggregate, memoized
 
