@@ -4,9 +4,9 @@
 runs any rulebook as a state machine (see docs/api.md).
 """
 
-from .engine import Game, Outcome
+from .game.engine import Game, Outcome
 from .errors import RulebookError, RulebookErrors
-from .load import load_rulebook
+from .game.load import load_rulebook
 from .runtime.state import State
 from .runtime.decisions import Action
 

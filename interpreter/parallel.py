@@ -51,10 +51,10 @@ class Source:
 
     def load(self, coverage: bool = False):
         if self.ir is not None:
-            from .engine import Game
+            from .game.engine import Game
             game = Game(self.ir, self.options, self.target)
         else:
-            from .load import load_rulebook
+            from .game.load import load_rulebook
             game = load_rulebook(self.target, options=self.options or None)
         if coverage:
             game.measure_coverage()

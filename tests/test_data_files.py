@@ -21,7 +21,7 @@ import jsonschema
 import pytest
 import yaml
 
-from interpreter.engine import Game
+from interpreter.game.engine import Game
 from interpreter.errors import RulebookErrors
 from interpreter.language.loader import compile_ir
 from tests.spec_ids import added_to_shared

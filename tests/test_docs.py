@@ -63,7 +63,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter.engine import Game
+from interpreter.game.engine import Game
 from interpreter.errors import RuleError, RulebookErrors
 from interpreter.language.loader import compile_ir
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.language.checks import check as check_ir
-from interpreter.engine import Game
+from interpreter.game.engine import Game
 from interpreter.errors import RuleError, RulebookError, RulebookErrors
 from interpreter.language.loader import compile_ir
 from interpreter.language.schema import validate_ir

@@ -17,7 +17,7 @@ import pytest
 
 from interpreter.stdlib import grid, shapes
 from interpreter import load_rulebook
-from interpreter.engine import Game
+from interpreter.game.engine import Game
 from interpreter.errors import ActionError, RuleError, RulebookErrors
 from interpreter.language.loader import compile_ir
 from tests.scenario import names

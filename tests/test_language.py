@@ -121,7 +121,7 @@ ENGINE_BUGS: dict = {}
     pytest.param(p, id=p.stem, marks=[pytest.mark.xfail(strict=True, reason=ENGINE_BUGS[p.stem])]
                  if p.stem in ENGINE_BUGS else []) for p in VALID])
 def test_a_valid_file_starts_a_game_for_every_player_count(path):
-    from interpreter.engine import Game
+    from interpreter.game.engine import Game
     game = Game(compile_ir(path.read_text(encoding="utf-8"), path.name, path.parent))
     for players in range(game.min_players, game.max_players + 1):
         state = game.new_game(players, seed=1)

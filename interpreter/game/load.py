@@ -9,8 +9,8 @@ errors pointed at a variant file's changes when it is one.
 from __future__ import annotations
 
 from .engine import Game
-from .errors import RulebookErrors
-from .language.loader import blame_variant, load_ir
+from ..errors import RulebookErrors
+from ..language.loader import blame_variant, load_ir
 
 
 def load_rulebook(name_or_path, options: dict | None = None) -> Game:

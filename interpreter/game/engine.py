@@ -15,14 +15,14 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .compiler.compiler import Program, compile_program
-from .runtime.decisions import Action, Actions, Offer
-from .runtime.explain import explain, text_key
-from .errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleError,
+from ..compiler.compiler import Program, compile_program
+from ..runtime.decisions import Action, Actions, Offer
+from ..runtime.explain import explain, text_key
+from ..errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleError,
                      RulebookErrors,
                      SaveError, SaveMismatch, UnknownAction, did_you_mean)
-from .runtime.state import State, splitmix64, state_from_data
-from .runtime import views
+from ..runtime.state import State, splitmix64, state_from_data
+from ..runtime import views
 
 SAVE_FORMAT = "rulebook-save/1"
 
