@@ -23,7 +23,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
 from . import errors
 from .errors import CommandError, FileNotReadable, OptionError, RulebookError, RulebookErrors
 from .render import player_label
-from .players import KINDS as AI_KINDS
+from .ai.players import KINDS as AI_KINDS
 from .repl import Repl
 from .parallel import BACKENDS, Source
 from .parallel import run as run_games

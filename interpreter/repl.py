@@ -22,8 +22,8 @@ from rich.console import Console
 
 from .errors import ActionError, CommandError, RulebookError, SaveError, SaveMismatch
 from .errors import render as render_error
-from .players import KINDS as AI_KINDS
-from .players import make_player
+from .ai.players import KINDS as AI_KINDS
+from .ai.players import make_player
 from .render import TableView, action_forms, player_label
 
 SAVE_FORMAT = "rulebook-save"

@@ -23,7 +23,7 @@ from typing import Callable, Optional
 
 from . import stats
 from .errors import RuleStuck
-from .players import make_player
+from .ai.players import make_player
 
 Progress = Callable[[int, int], None]
 # A difference is called significant below this p-value.

@@ -17,7 +17,7 @@ import pytest
 
 from interpreter import load_rulebook
 from interpreter.errors import CommandError
-from interpreter.players import KINDS, make_player
+from interpreter.ai.players import KINDS, make_player
 from tests.scenario import permute_hidden
 
 ROOT = Path(__file__).resolve().parent.parent

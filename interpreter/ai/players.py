@@ -23,8 +23,8 @@ import math
 import random
 import time
 
-from .errors import CommandError
-from .runtime.information import sample_state
+from ..errors import CommandError
+from ..runtime.information import sample_state
 
 KINDS = ("random", "greedy", "mcts", "ismcts")
 
