@@ -25,11 +25,11 @@ from .errors import CommandError, FileNotReadable, OptionError, RulebookError, R
 from .render import player_label
 from .ai.players import KINDS as AI_KINDS
 from .repl import Repl
-from .parallel import BACKENDS, Source
-from .parallel import run as run_games
+from .simulation.parallel import BACKENDS, Source
+from .simulation.parallel import run as run_games
 from .reports import print_comparison, print_coverage, print_simulation, say
-from .simulate import Plan, Timer, compare, summarize
-from .simulate import coverage as simulation_coverage
+from .simulation.simulate import Plan, Timer, compare, summarize
+from .simulation.simulate import coverage as simulation_coverage
 
 USAGE_EXIT = 2
 # Codes that mean "the command line named something that is not there".

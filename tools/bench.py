@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter import load_rulebook  # noqa: E402
-from interpreter.simulate import Plan, simulate  # noqa: E402
+from interpreter.simulation.simulate import Plan, simulate  # noqa: E402
 
 # rulebook stem -> random games/s on one core, at the player count of TARGET_PLAYERS
 TARGET_GAMES_PER_SECOND = {"hanamikoji": 400, "festival-of-lights": 500, "lanterns": 100,

@@ -27,9 +27,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter import load_rulebook, parallel, stats  # noqa: E402
+from interpreter import load_rulebook  # noqa: E402
+from interpreter.simulation import parallel, stats  # noqa: E402
 from interpreter.ai.players import make_player  # noqa: E402
-from interpreter.simulate import Plan  # noqa: E402
+from interpreter.simulation.simulate import Plan  # noqa: E402
 
 TARGETS = {"random": 0.90, "greedy": 0.60}
 TARGET_SPEEDUP = 1.8

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from . import stats
-from .errors import RuleStuck
-from .ai.players import make_player
+from ..errors import RuleStuck
+from ..ai.players import make_player
 
 Progress = Callable[[int, int], None]
 # A difference is called significant below this p-value.

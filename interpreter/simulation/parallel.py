@@ -21,7 +21,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from .errors import CommandError, RulebookError
+from ..errors import CommandError, RulebookError
 from .simulate import Plan, play_game
 
 BACKENDS = ("local", "ray")
@@ -51,10 +51,10 @@ class Source:
 
     def load(self, coverage: bool = False):
         if self.ir is not None:
-            from .game.engine import Game
+            from ..game.engine import Game
             game = Game(self.ir, self.options, self.target)
         else:
-            from .game.load import load_rulebook
+            from ..game.load import load_rulebook
             game = load_rulebook(self.target, options=self.options or None)
         if coverage:
             game.measure_coverage()
