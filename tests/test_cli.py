@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import cli
+from interpreter.terminal import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 HANAMIKOJI = ROOT / "rulebooks" / "hanamikoji.rules"
@@ -80,7 +80,7 @@ def test_validate_a_missing_file_and_go_on_with_the_rest(capsys, tmp_path):
 def test_no_traceback_escapes_from_the_real_command(tmp_path):
     bad = tmp_path / "bad.rules"
     bad.write_text("players\n")
-    done = subprocess.run([sys.executable, "-m", "interpreter.cli", "validate", str(bad)],
+    done = subprocess.run([sys.executable, "-m", "interpreter.terminal.cli", "validate", str(bad)],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert "error[rulebook/syntax]" in done.stdout

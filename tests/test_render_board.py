@@ -17,8 +17,8 @@ from rich.console import Console
 
 from interpreter import load_rulebook
 from interpreter.errors import RulebookErrors
-from interpreter.render import TableView, legal_cells
-from interpreter.render_boards import SHADES, BoardView, _tints
+from interpreter.terminal.render import TableView, legal_cells
+from interpreter.terminal.render_boards import SHADES, BoardView, _tints
 
 WIDTH = 80
 

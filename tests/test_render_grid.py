@@ -17,9 +17,9 @@ from rich.console import Console
 
 from interpreter import load_rulebook
 from interpreter.stdlib.grid import turned
-from interpreter.render import (TableView, compact_actions, component_tables, legal_cells,
+from interpreter.terminal.render import (TableView, compact_actions, component_tables, legal_cells,
                                 render_to_text)
-from interpreter.render_boards import GridView
+from interpreter.terminal.render_boards import GridView
 
 WIDTH = 120
 SEED = 3

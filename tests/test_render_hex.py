@@ -16,8 +16,8 @@ import pytest
 from rich.console import Console
 
 from interpreter import load_rulebook
-from interpreter.render import TableView, render_to_text
-from interpreter.render_boards import HexView
+from interpreter.terminal.render import TableView, render_to_text
+from interpreter.terminal.render_boards import HexView
 
 RULES = Path(__file__).parent / "engine" / "hexes.rules"
 WIDTH = 120

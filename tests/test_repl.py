@@ -15,8 +15,8 @@ import re
 import pytest
 from rich.console import Console
 
-from interpreter.render import zone_contents, TableView, render_to_text, value_text
-from interpreter.repl import Repl
+from interpreter.terminal.render import zone_contents, TableView, render_to_text, value_text
+from interpreter.terminal.repl import Repl
 
 WIDTH = 100
 SEED = 7

@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 from interpreter import load_rulebook
-from interpreter.repl import Repl
+from interpreter.terminal.repl import Repl
 
 
 @pytest.fixture(scope="module")

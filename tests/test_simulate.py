@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from interpreter import cli, load_rulebook
+from interpreter.terminal import cli
+from interpreter import load_rulebook
 from interpreter.simulation import parallel, stats
 from interpreter.simulation.parallel import Source
-from interpreter.reports import print_comparison, sparkline, win_sentence
+from interpreter.terminal.reports import print_comparison, sparkline, win_sentence
 from interpreter.simulation.simulate import GameRecord, Plan, compare, play_game, simulate, summarize
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_rulebook
-from interpreter.cli import main
+from interpreter.terminal.cli import main
 from interpreter.errors import RulebookErrors
 
 HERE = Path(__file__).parent / "variants"

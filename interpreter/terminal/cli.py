@@ -20,16 +20,16 @@ from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
-from . import errors
-from .errors import CommandError, FileNotReadable, OptionError, RulebookError, RulebookErrors
+from .. import errors
+from ..errors import CommandError, FileNotReadable, OptionError, RulebookError, RulebookErrors
 from .render import player_label
-from .ai.players import KINDS as AI_KINDS
+from ..ai.players import KINDS as AI_KINDS
 from .repl import Repl
-from .simulation.parallel import BACKENDS, Source
-from .simulation.parallel import run as run_games
+from ..simulation.parallel import BACKENDS, Source
+from ..simulation.parallel import run as run_games
 from .reports import print_comparison, print_coverage, print_simulation, say
-from .simulation.simulate import Plan, Timer, compare, summarize
-from .simulation.simulate import coverage as simulation_coverage
+from ..simulation.simulate import Plan, Timer, compare, summarize
+from ..simulation.simulate import coverage as simulation_coverage
 
 USAGE_EXIT = 2
 # Codes that mean "the command line named something that is not there".
@@ -51,7 +51,7 @@ def load_game(target: str, options: Optional[dict] = None):
                               hint="give a path to a .rules file or a name from rulebooks/")
     # Imported here so that the command line works (and reports) even when
     # the engine cannot be imported.
-    from . import load_rulebook
+    from .. import load_rulebook
     return load_rulebook(target, options=options or None)
 
 

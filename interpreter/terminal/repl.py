@@ -20,10 +20,10 @@ from typing import Callable, Optional
 
 from rich.console import Console
 
-from .errors import ActionError, CommandError, RulebookError, SaveError, SaveMismatch
-from .errors import render as render_error
-from .ai.players import KINDS as AI_KINDS
-from .ai.players import make_player
+from ..errors import ActionError, CommandError, RulebookError, SaveError, SaveMismatch
+from ..errors import render as render_error
+from ..ai.players import KINDS as AI_KINDS
+from ..ai.players import make_player
 from .render import TableView, action_forms, player_label
 
 SAVE_FORMAT = "rulebook-save"
