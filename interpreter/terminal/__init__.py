@@ -1,0 +1,12 @@
+"""The terminal: the `rulebook` command and everything drawn on the screen.
+
+`cli` reads the command line (validate, play, simulate, compare, show) and
+turns every failure into a coded message and an exit status; `repl` is the
+game at the table, a prompt over the API (numbered actions, undo, log,
+save, load); `render` and `render_boards` draw a player's view with rich
+(zones, hands, grids, hex maps, boards), and `reports` lays out simulation
+and comparison reports. The only folder that imports rich and
+prompt_toolkit.
+
+May import: every other folder of `interpreter`.
+"""

@@ -51,7 +51,7 @@ def load_game(target: str, options: Optional[dict] = None):
                               hint="give a path to a .rules file or a name from rulebooks/")
     # Imported here so that the command line works (and reports) even when
     # the engine cannot be imported.
-    from .. import load_rulebook
+    from ..game.load import load_rulebook
     return load_rulebook(target, options=options or None)
 
 
