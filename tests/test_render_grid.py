@@ -18,7 +18,7 @@ from rich.console import Console
 from interpreter import load_rulebook
 from interpreter.stdlib.grid import turned
 from interpreter.terminal.render import (TableView, compact_actions, component_tables, legal_cells,
-                                render_to_text)
+                                         render_to_text)
 from interpreter.terminal.render_boards import GridView
 
 WIDTH = 120

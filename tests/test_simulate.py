@@ -22,7 +22,8 @@ from interpreter import load_rulebook
 from interpreter.simulation import parallel, stats
 from interpreter.simulation.parallel import Source
 from interpreter.terminal.reports import print_comparison, sparkline, win_sentence
-from interpreter.simulation.simulate import GameRecord, Plan, compare, play_game, simulate, summarize
+from interpreter.simulation.simulate import (GameRecord, Plan, compare, play_game, simulate,
+                                             summarize)
 
 ROOT = Path(__file__).resolve().parent.parent
 HANAMIKOJI = ROOT / "rulebooks" / "hanamikoji.rules"

@@ -23,7 +23,7 @@ from .compiled import Compiled, _mapped, _merged_conditional, _table_read
 from ..errors import RuleError, WrongType, span_at
 from ..runtime.layout import Layout
 from ..stdlib.types import (ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, comp_type, elem, is_comp,
-                    list_of)
+                            list_of)
 from .optimise import _UNSET, Shortcuts, _has_aggregate, memoized
 
 

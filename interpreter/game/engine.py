@@ -18,9 +18,8 @@ from pathlib import Path
 from ..compiler.compiler import Program, compile_program
 from ..runtime.decisions import Action, Actions, Offer
 from ..runtime.explain import explain, text_key
-from ..errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleError,
-                     RulebookErrors,
-                     SaveError, SaveMismatch, UnknownAction, did_you_mean)
+from ..errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleError, RulebookErrors,
+                      SaveError, SaveMismatch, UnknownAction, did_you_mean)
 from ..runtime.state import State, splitmix64, state_from_data
 from ..runtime import views
 

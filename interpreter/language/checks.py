@@ -20,10 +20,9 @@ from typing import Iterable
 from . import flow
 from ..stdlib.builtins import AGGREGATES, CONSTANTS, FUNCTIONS
 from .checks_declarations import DeclarationChecks
-from ..errors import (span_at, DuplicateName, InvalidDeclaration,
-                     RecursiveDefinition, RulebookError, RulebookErrors, Span,
-                     UnknownName, UnreachablePhase, WrongArity, WrongType,
-                     did_you_mean)
+from ..errors import (span_at, DuplicateName, InvalidDeclaration, RecursiveDefinition,
+                      RulebookError, RulebookErrors, Span, UnknownName, UnreachablePhase,
+                      WrongArity, WrongType, did_you_mean)
 
 IR_FORMAT = "rulebook-ir/1"
 PASS = "pass"          # the action 'may take an action' adds (decisions.PASS)

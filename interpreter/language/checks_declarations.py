@@ -15,8 +15,8 @@ from __future__ import annotations
 from . import data as datafiles
 from ..stdlib import grid, shapes
 from ..errors import (DataFileError, DuplicateName, InvalidDeclaration, PlayerCountNotCovered,
-                     RulebookError, RulebookErrors, UnknownName, WrongArity, WrongType,
-                     did_you_mean)
+                      RulebookError, RulebookErrors, UnknownName, WrongArity, WrongType,
+                      did_you_mean)
 
 ZONE_FLAGS = {"public", "owner", "hidden", "ordered"}
 GRID_LIMIT = 256        # cells each way of a declared grid
