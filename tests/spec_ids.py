@@ -6,10 +6,22 @@ changes. One helper per check, shared by tests/test_<game>.py."""
 from __future__ import annotations
 
 import inspect
+import os
 import re
 from pathlib import Path
 
 import pytest
+
+# The project's shared material (the games' specifications in rules/, the
+# published data files in data/) lies next to the repository; RULEBOOK_SHARED
+# names another folder.
+SHARED = Path(os.environ.get("RULEBOOK_SHARED")
+              or Path(__file__).resolve().parent.parent.parent / "shared")
+
+
+def spec(game: str) -> Path:
+    """The rules specification of `game` (with its rule IDs)."""
+    return SHARED / "rules" / f"{game}.md"
 
 
 def unnamed_rule_ids(spec: Path, prefix: str, module) -> list:
@@ -35,7 +47,7 @@ def added_to_shared(text: str, name: str) -> list:
     ``shared/data/NAME.yaml`` does not have, comments left out; skips the
     calling test when the shared file is not there. The shared lines must
     all be kept, in their order (blank lines aside)."""
-    shared = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / f"{name}.yaml"
+    shared = SHARED / "data" / f"{name}.yaml"
     if not shared.exists():
         pytest.skip("shared/data is missing")
     theirs = shared.read_text(encoding="utf-8").splitlines()

@@ -66,10 +66,11 @@ import yaml
 from interpreter.game.engine import Game
 from interpreter.errors import RuleError, RulebookErrors
 from interpreter.language.loader import compile_ir
+from tests.spec_ids import SHARED
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "language.md"
-SHARED_DATA = ROOT.parent / "shared" / "data"
+SHARED_DATA = SHARED / "data"
 
 SHOWN_ONLY = {"", "sh", "python", "text", "json"}
 CHECKED = {"rules", "rules-fragment", "yaml", "rules-excerpt"}

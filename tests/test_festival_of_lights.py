@@ -1,4 +1,4 @@
-"""Known facts of Festival of Lights, by rule ID of /work/shared/rules/festival-of-lights.md.
+"""Known facts of Festival of Lights, by rule ID of its specification.
 
 Every rule ID of the spec (FL-S1…S4, FL-P1…P10, FL-E1…E6, FL-D1…D12) and
 every worked example (FL-X1…X4) has at least one test naming it, and every
@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import random
 import re
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -27,6 +28,7 @@ import pytest
 from interpreter import load_rulebook
 from tests.scenario import (arrange, check_consistent, do, names, permute_hidden,
                             texts_of, values_in)
+from tests.spec_ids import spec, unnamed_rule_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ROOT / "rulebooks" / "variants"
@@ -947,3 +949,11 @@ def test_scores_are_the_sum_of_their_parts(playouts):
             score = sum(1 if card in COLOURS else 2 for card, _ in table) + \
                 (2 if len(present) >= 3 else 0) + (5 if need <= present else 0)
             assert g.outcome(end).scores[p] == score, (p, table, pattern)
+
+
+# == the spec and this file ===================================================================
+
+def test_every_rule_id_of_the_spec_is_named_by_a_test():
+    """Promise 8: every rule ID and worked example of the spec is named by a
+    test of this file (its name, a parameter id or its docstring)."""
+    assert unnamed_rule_ids(spec("festival-of-lights"), "FL", sys.modules[__name__]) == []

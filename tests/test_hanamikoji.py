@@ -1,4 +1,4 @@
-"""Known facts of Hanamikoji, by rule ID of /work/shared/rules/hanamikoji.md.
+"""Known facts of Hanamikoji, by rule ID of its specification.
 
 Every rule ID of the spec (HK-S1…S7, HK-P1…P9, HK-E1…E6, HK-D1…D5) and every
 worked example (HK-X1…X4) has at least one test naming it. Facts that hold at
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
 from collections import Counter
 
 import pytest
@@ -24,6 +25,7 @@ from interpreter.errors import ActionError, OptionError, SaveError
 from tests.scenario import (arrange, check_consistent, counts_by, do, names, permute_hidden,
                             play, prefer, random_policy, set_value, size, texts_of, value_of,
                             var, zone_index)
+from tests.spec_ids import spec, unnamed_rule_ids
 
 GEISHA = ("G1", "G2", "G3", "G4", "G5", "G6", "G7")
 CHARM = dict(zip(GEISHA, (2, 2, 2, 3, 3, 4, 5)))
@@ -985,3 +987,11 @@ def test_HK_X4_tie_keeps_old_marker(game):
     assert (geisha_count(marks, 1), charm(marks, 1)) == (3, 10)
     out = game.outcome(end)
     assert out.winners == (0,) and out.scores == (11, 10)
+
+
+# == the spec and this file ===================================================================
+
+def test_every_rule_id_of_the_spec_is_named_by_a_test():
+    """Promise 8: every rule ID and worked example of the spec is named by a
+    test of this file (its name, a parameter id or its docstring)."""
+    assert unnamed_rule_ids(spec("hanamikoji"), "HK", sys.modules[__name__]) == []

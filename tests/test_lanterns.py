@@ -1,4 +1,4 @@
-"""Known facts of Lanterns, by rule ID of /work/shared/rules/lanterns.md.
+"""Known facts of Lanterns, by rule ID of its specification.
 
 Every rule ID of the spec (LN-G1…G4, LN-S1…S7, LN-P1…P12, LN-E1…E4,
 LN-D1…D8) and every worked example (LN-X1…X4) has at least one test naming
@@ -34,13 +34,13 @@ import pytest
 from interpreter import load_rulebook
 from interpreter.errors import ActionError
 from interpreter.stdlib.grid import cell, neighbours, text as cell_text
-from tests.spec_ids import shipped_variants, unnamed_rule_ids
+from tests.spec_ids import shipped_variants, spec, unnamed_rule_ids
 from tests.scenario import (arrange, check_consistent, do, names, permute_hidden, set_var,
                             texts_of, var, zone_index)
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ROOT / "rulebooks" / "variants"
-SPEC = ROOT.parent / "shared" / "rules" / "lanterns.md"
+SPEC = spec("lanterns")
 RULES = ROOT / "rulebooks" / "lanterns.rules"
 
 COLOURS = ("red", "white", "black", "blue", "green", "purple", "orange")

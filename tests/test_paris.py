@@ -1,4 +1,4 @@
-"""Known facts of Paris: City of Light, by rule ID of /work/shared/rules/paris.md.
+"""Known facts of Paris: City of Light, by rule ID of its specification.
 
 Every rule ID of the spec (PA-G1…G6, PA-S1…S5, PA-P1…P6, PA-C1…C12,
 PA-E1…E6, PA-D1…D14) and every worked example (PA-X1…X3) has at least one
@@ -29,13 +29,13 @@ import pytest
 from interpreter.stdlib import grid, shapes
 from interpreter import load_rulebook
 from interpreter.errors import ActionError
-from tests.spec_ids import shipped_variants, unnamed_rule_ids
+from tests.spec_ids import shipped_variants, spec, unnamed_rule_ids
 from tests.scenario import (check_consistent, do, move, names, permute_hidden, put, texts_of,
                             var, zone_index)
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ROOT / "rulebooks" / "variants"
-SPEC = ROOT.parent / "shared" / "rules" / "paris.md"
+SPEC = spec("paris")
 RULES = ROOT / "rulebooks" / "paris.rules"
 
 # PA-X: board B, slots row by row (all tiles at r = 0), and the cells it makes

@@ -7,7 +7,7 @@ column of the offending value; the tests break one thing at a time in a copy
 and assert the place. What a schema cannot say is checked here or by the
 rulebook: a building that is not one connected shape is refused by the
 rulebook's ``shape cells``; the postcards in play are its option ``postcards``,
-checked by name; the numbers of the spec (/work/shared/rules/paris.md, rule
+checked by name; the numbers of the game's specification (rule
 IDs PA-*) are re-checked from the file itself.
 """
 

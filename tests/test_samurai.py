@@ -1,4 +1,4 @@
-"""Known facts of Samurai, by rule ID of /work/shared/rules/samurai.md.
+"""Known facts of Samurai, by rule ID of its specification.
 
 Every rule ID of the spec (SM-S1…S9, SM-P1…P13, SM-E1…E7, SM-D1…D8) and
 every worked example (SM-X1…X5) has at least one test naming it (a test
@@ -32,13 +32,13 @@ import pytest
 
 from interpreter import load_rulebook
 from interpreter.errors import ActionError
-from tests.spec_ids import shipped_variants, unnamed_rule_ids
+from tests.spec_ids import shipped_variants, spec, unnamed_rule_ids
 from tests.scenario import (arrange, check_consistent, names, permute_hidden, put,
                             texts_of, var, zone_index)
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ROOT / "rulebooks" / "variants"
-SPEC = ROOT.parent / "shared" / "rules" / "samurai.md"
+SPEC = spec("samurai")
 RULES = ROOT / "rulebooks" / "samurai.rules"
 
 CASTES = ("buddha", "rice", "castle")
