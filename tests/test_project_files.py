@@ -39,3 +39,14 @@ def test_the_check_sees_a_machine_path():
     assert ABSOLUTE.search(f"# Rules: {slash}work{slash}shared/rules/paris.md")
     assert ABSOLUTE.search(f"see C:{backslash}Users{backslash}me")
     assert not ABSOLUTE.search("rulebooks/paris.rules and docs/api.md")
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    """The README opens with two commands: play a game, run the tests; CI runs
+    the second one as it is written."""
+    commands = re.findall(r"```sh\n(.*?)\n```", (ROOT / "README.md").read_text(encoding="utf-8"))
+    play, test = commands[:2]
+    assert "rulebook play" in play and "pytest" in test
+    ci = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
+          if line and not line.startswith("#")]
+    assert test in ci
