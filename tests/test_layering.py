@@ -13,6 +13,7 @@ each folder's `__init__.py` and in docs/architecture.md.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
@@ -171,3 +172,13 @@ def test_the_layering_test_sees_an_upward_import(tmp_path, monkeypatch):
         test_imports_run_down_the_layers()
     with pytest.raises(pytest.fail.Exception, match="folders import each other"):
         test_no_cycle_between_folders()
+
+
+def test_the_architecture_page_and_the_readme_name_every_folder():
+    page = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    picture = re.search(r"## 4\. The layering.*?```text\n(.*?)```", page, re.S).group(1)
+    assert [set(line.replace("|", " ").split()) for line in picture.splitlines()] == LAYERS
+    for folder in set().union(*LAYERS) - {"errors"}:
+        assert f"`{folder}/`" in page, f"docs/architecture.md does not describe {folder}/"
+        assert f"`interpreter/{folder}/`" in readme, f"README's layout has no line for {folder}/"

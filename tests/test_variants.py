@@ -1,5 +1,5 @@
 """Variant rulebooks: a file that names its base and overrides what changes
-(interpreter/variants.py), and the variant files shipped in rulebooks/variants/."""
+(interpreter/language/variants.py), and the variant files shipped in rulebooks/variants/."""
 
 from __future__ import annotations
 

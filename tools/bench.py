@@ -3,7 +3,7 @@
 Usage: python tools/bench.py [RULEBOOK] [--players N] [--games N] [--seed S]
 
 It drives the engine only through its public API (load_rulebook and the
-games of interpreter.simulate, in this one process), so it measures what
+games of interpreter.simulation.simulate, in this one process), so it measures what
 every tool sees.
 The project's targets: 400 random games/s of Hanamikoji (2 players), 500
 of Festival of Lights (4 players), 100 of Lanterns (4 players) and 50 of

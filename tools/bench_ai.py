@@ -10,7 +10,7 @@ Usage: python tools/bench_ai.py [RULEBOOK] [--games N] [--iterations N]
   code path as `rulebook simulate --workers N`). Target: 1.8x.
 - ISMCTS iterations per second on one core, from the states of random games.
 
-It plays through interpreter.parallel like `rulebook simulate`, so the
+It plays through interpreter.simulation.parallel like `rulebook simulate`, so the
 figures are those of the command. Other programs running on the machine
 lower the speed figures; the load average is printed with them.
 """

@@ -8,7 +8,7 @@ played alone, in any order, on any worker, and come out the same. A game's
 travels back from a worker; `summarize` builds the report from the records
 sorted by game, so the report does not depend on how many workers played.
 `compare` pairs two such runs game by game. Everything here goes through the
-public engine API (docs/api.md) and draws nothing; `interpreter.parallel`
+public engine API (docs/api.md) and draws nothing; `interpreter.simulation.parallel`
 spreads the games over processes or a Ray cluster.
 """
 
@@ -178,7 +178,7 @@ class Timer:
 
 def simulate(game, plan: Plan, games: int, progress: Optional[Progress] = None) -> dict:
     """Plays `games` games of the plan in this process; the report (with
-    timing). `interpreter.parallel.run` does the same over many workers."""
+    timing). `interpreter.simulation.parallel.run` does the same over many workers."""
     timer = Timer()
     records = []
     for i in range(games):

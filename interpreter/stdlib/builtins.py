@@ -31,7 +31,7 @@ class Builtin:
     returns: object = NUMBER  # the result's kind, or a function of the arguments' kinds
     random: bool = False      # draws from the state's generator: statements only
     # (value, *args) -> why `value` is not among the results, as text, or None:
-    # a refused choice `one of B(…)` names the reason (interpreter/explain.py)
+    # a refused choice `one of B(…)` names the reason (interpreter/runtime/explain.py)
     why: Callable | None = None
 
     def result_type(self, arg_types: list) -> str:
@@ -154,7 +154,7 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("reverse", 1, 1, "the elements in the opposite order", _reverse, _same_as_first),
     Builtin("multiplicities", 1, 1, "how many elements are equal to each other, largest "
             "first: [a, b, a, a] gives [3, 1]", _multiplicities, list_of(NUMBER)),
-    # square grids (interpreter/grid.py): directions 0 north, 1 east, 2 south, 3 west
+    # square grids (interpreter/stdlib/grid.py): directions 0 north, 1 east, 2 south, 3 west
     Builtin("cell", 2, 2, "the cell at (x, y) of a square grid", _without_context(grid.cell),
             CELL),
     Builtin("x_of", 1, 1, "a cell's x (column, growing to the east)", _without_context(grid.x_of)),
@@ -168,7 +168,7 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
             list_of(CELL)),
     Builtin("turned", 2, 2, "a list of per-side values turned r quarter turns clockwise: "
             "side d shows what side d - r showed", _without_context(grid.turned), _same_as_first),
-    # shapes (interpreter/shapes.py): polyominoes, groups and areas on square grids
+    # shapes (interpreter/stdlib/shapes.py): polyominoes, groups and areas on square grids
     Builtin("orientations", 1, 2, "the orientations of a shape: 0 … n-1, its distinct quarter "
             "turns clockwise, then (mirror yes) its distinct mirror images",
             _without_context(shapes.orientations), list_of(NUMBER)),

@@ -1,5 +1,5 @@
 """Shapes on square grids: polyominoes, their orientations and placements,
-connected groups and flood fill. Pure functions of cells (interpreter/grid.py).
+connected groups and flood fill. Pure functions of cells (interpreter/stdlib/grid.py).
 
 A **shape** is a list of cells, or of ``[x, y]`` pairs as a data file
 writes them (the cells a piece covers in its base orientation, y as the

@@ -1,6 +1,6 @@
 """Simulation and comparison reports drawn for a reader at the terminal.
 
-The reports themselves are plain JSON built by `interpreter.simulate`; this
+The reports themselves are plain JSON built by `interpreter.simulation.simulate`; this
 module only lays them out with rich (tables, a one-line histogram per seat)
 and writes the sentences a designer reads ("P1 wins 54.1% ± 1.2 vs 50.3% ±
 1.2: significant (p = 0.003)"). Nothing here computes a figure.
