@@ -1,6 +1,8 @@
-"""How fast random playouts run: games/s and decisions/s for one rulebook.
+"""How fast random playouts run: games/s and decisions/s for one rulebook,
+or every benchmark game against its hand-written reference.
 
 Usage: python tools/bench.py [RULEBOOK] [--players N] [--games N] [--seed S]
+       python tools/bench.py --reference [GAME ...] [--games N] [--blocks K]
 
 It drives the engine only through its public API (load_rulebook and the
 games of interpreter.simulation.simulate, in this one process), so it measures what
@@ -10,12 +12,25 @@ of Festival of Lights (4 players), 100 of Lanterns (4 players) and 50 of
 Samurai with the beginner setup (rulebooks/variants/samurai-beginner-setup.rules,
 4 players) and 50 of Paris (2 players); the verdict is printed for a target's
 rulebook at its player count (the default --players).
+
+With --reference, each benchmark game (BENCHMARK) is played at random both
+through the documented API and by its plain-Python version in
+tools/reference/ (see its README), in alternating blocks in this one
+process, and the engine's games/s, the reference's, their ratio and the
+geometric mean of the ratios are printed. Both sides do the same thing: list
+the legal moves of the player to move, pick one uniformly at random, apply
+it, until the end. Times are the process's CPU time, so a busy machine
+slows both sides alike.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import math
+import random
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -29,15 +44,115 @@ TARGET_GAMES_PER_SECOND = {"hanamikoji": 400, "festival-of-lights": 500, "lanter
 TARGET_PLAYERS = {"hanamikoji": 2, "festival-of-lights": 4, "lanterns": 4,
                   "samurai-beginner-setup": 4, "paris": 2}
 
+# the games timed against a hand-written reference: rulebook -> players
+BENCHMARK = {"hanamikoji": 2, "lanterns": 4, "othello": 2, "kalah": 2, "hearts": 4,
+             "kuhn-poker": 2}
+REFERENCES = Path(__file__).resolve().parent / "reference"
+# the figures to reach: each ratio, their geometric mean, Hanamikoji's
+RATIO_EACH, RATIO_MEAN, RATIO_HANAMIKOJI = 0.25, 0.35, 0.8
+
+
+def engine_playouts(game, players: int, seeds: range) -> None:
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_game(players=players, seed=seed)
+        while game.outcome(state) is None:
+            actions = game.legal_actions(state, game.to_move(state)[0])
+            state = game.apply(state, actions[rng.randrange(len(actions))])
+
+
+def reference_playouts(ref, players: int, seeds: range) -> None:
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = ref.new_game(players, seed)
+        while not ref.is_over(state):
+            moves = ref.legal_moves(state)
+            ref.apply(state, moves[rng.randrange(len(moves))])
+
+
+def load_reference(stem: str):
+    path = REFERENCES / (stem.replace("-", "_") + ".py")
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location(f"reference_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def timed(run, *args) -> float:
+    start = time.process_time()
+    run(*args)
+    return time.process_time() - start
+
+
+def against_references(stems: list, games: int, blocks: int) -> int:
+    """The table of engine and reference speeds; 1 when a figure is not met."""
+    print(f"random playouts, {blocks} alternating blocks of {games} games a side "
+          f"(CPU time of one process)")
+    print(f"{'game':<12} {'players':>7} {'engine g/s':>11} {'reference g/s':>14} {'ratio':>7}")
+    ratios, short = {}, []
+    for stem in stems:
+        players = BENCHMARK[stem]
+        path = Path(__file__).resolve().parent.parent / "rulebooks" / f"{stem}.rules"
+        ref = load_reference(stem)
+        if not path.exists() or ref is None:
+            print(f"{stem:<12} {players:>7}   (no {'rulebook' if not path.exists() else 'reference'})")
+            short.append(stem)
+            continue
+        game = load_rulebook(str(path))
+        engine_playouts(game, players, range(1))       # compiling and caches are not playouts
+        reference_playouts(ref, players, range(1))
+        engine = reference = 0.0
+        for block in range(blocks):
+            seeds = range(block * games, (block + 1) * games)
+            engine += timed(engine_playouts, game, players, seeds)
+            reference += timed(reference_playouts, ref, players, seeds)
+        played = games * blocks
+        ratios[stem] = reference / engine
+        print(f"{stem:<12} {players:>7} {played / engine:>11.1f} {played / reference:>14.1f} "
+              f"{ratios[stem]:>7.3f}")
+    if not ratios:
+        return 1
+    mean = math.exp(sum(math.log(r) for r in ratios.values()) / len(ratios))
+    print(f"{'geometric mean of the ratios':<47} {mean:>7.3f}")
+    low = [s for s, r in ratios.items() if r < RATIO_EACH]
+    verdicts = [
+        (f"each game at >= {RATIO_EACH}x its reference", not low and not short),
+        (f"geometric mean >= {RATIO_MEAN}x", mean >= RATIO_MEAN and not short),
+        (f"hanamikoji >= {RATIO_HANAMIKOJI}x", ratios.get("hanamikoji", 0) >= RATIO_HANAMIKOJI),
+    ]
+    for what, met in verdicts:
+        print(f"  target {what}: {'met' if met else 'NOT met'}")
+    return 0 if all(met for _, met in verdicts) else 1
+
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("rulebook", nargs="?", default="hanamikoji")
+    parser.add_argument("rulebook", nargs="*",
+                        help="one rulebook (default hanamikoji); with --reference, benchmark "
+                             "games (default: all)")
     parser.add_argument("--players", type=int, default=None,
                         help="default: the target's player count, else 2")
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=None,
+                        help="games to play (default 200); with --reference, a block's (default 20)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--reference", action="store_true",
+                        help="time the benchmark games against their hand-written references")
+    parser.add_argument("--blocks", type=int, default=5,
+                        help="with --reference: alternating blocks a game (default 5)")
     args = parser.parse_args(argv)
+    if args.reference:
+        stems = [Path(r).stem for r in args.rulebook] or list(BENCHMARK)
+        unknown = [s for s in stems if s not in BENCHMARK]
+        if unknown:
+            parser.error(f"not a benchmark game: {', '.join(unknown)} "
+                         f"(benchmark games: {', '.join(BENCHMARK)})")
+        return against_references(stems, args.games or 20, args.blocks)
+    if len(args.rulebook) > 1:
+        parser.error("one rulebook at a time (or --reference)")
+    args.rulebook = args.rulebook[0] if args.rulebook else "hanamikoji"
+    args.games = args.games or 200
     stem = Path(args.rulebook).stem
     if args.players is None:
         args.players = TARGET_PLAYERS.get(stem, 2)
