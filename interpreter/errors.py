@@ -101,6 +101,12 @@ class RecursiveDefinition(RulebookError):
     code = "rulebook/recursion"
 
 
+class NestingTooDeep(RulebookError):
+    """Formulas, lists or blocks nested deeper than the language allows: every
+    stage walks the tree, so a bound here keeps them all within Python's stack."""
+    code = "rulebook/too-deep"
+
+
 class SchemaViolation(RulebookError):
     code = "rulebook/schema"
 

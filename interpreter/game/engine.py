@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..compiler.compiler import Program, compile_program
+from ..language.syntax import room_to_nest
 from ..runtime.decisions import Action, Actions, Offer
 from ..runtime.explain import explain, text_key
 from ..errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleError, RulebookErrors,
@@ -85,7 +86,8 @@ class Game:
             if not self.min_players <= n <= self.max_players:
                 raise OptionError(f"{self.name} is for {self.min_players} to {self.max_players} "
                                   f"players, not {n}")
-            prog = self._programs[n] = compile_program(self.ir, n, self.options)
+            with room_to_nest():
+                prog = self._programs[n] = compile_program(self.ir, n, self.options)
             prog.machine.prepare()
             if self._measuring:
                 prog.machine.coverage = [0] * len(prog.machine.stmts)

@@ -16,7 +16,7 @@ from .checks import check
 from . import variants
 from ..errors import FileNotReadable, RulebookError, RulebookErrors
 from .schema import validate_ir
-from .syntax import parse
+from .syntax import parse, room_to_nest
 
 RULEBOOK_DIR = Path(__file__).resolve().parents[2] / "rulebooks"
 SUFFIX = ".rules"
@@ -72,8 +72,9 @@ def compile_ir(text: str, filename: str, base_dir: Path) -> dict:
     changes = [item for item in ast["items"] if item["node"] != "variant"]
     ast = variants.resolve(ast, Path(base_dir) / Path(filename).name, filename, _parse_file)
     try:
-        ir = check(ast, filename, base_dir)
-        validate_ir(ir)
+        with room_to_nest():
+            ir = check(ast, filename, base_dir)
+            validate_ir(ir)
     except RulebookErrors as e:
         if header is not None:
             variants.blame(e.errors, filename, changes)

@@ -11,17 +11,27 @@ author wrote. Lark's errors become `SyntaxErrorInRulebook` (see
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import sys
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedInput
 from lark.indenter import Indenter
 
-from ..errors import Span, SyntaxErrorInRulebook
+from ..errors import NestingTooDeep, Span, SyntaxErrorInRulebook
 from .syntax_errors import IndentationProblem, syntax_error
 
 GRAMMAR_DIR = Path(__file__).resolve().parents[2] / "grammar"
+# How deep the parse tree may nest (a formula's operators, lists, blocks,
+# 'else if' chains): five times the deepest shipped rulebook, and shallow
+# enough that every later stage, each of which walks the tree by recursion,
+# stays well inside Python's stack.
+MAX_NESTING = 100
+# Python frames the deepest stage (the IR's schema check) spends on one level
+# of the tree, with room to spare; see `room_to_nest`.
+FRAMES_A_LEVEL = 20
 
 
 class _RulebookIndenter(Indenter):
@@ -534,4 +544,37 @@ def parse(text: str, filename: str = "<rulebook>") -> dict:
     except IndentationProblem as e:
         raise SyntaxErrorInRulebook(e.message, Span(filename, e.line, e.column, e.line, e.column + 1),
                                     hint=e.hint) from None
+    _check_nesting(tree, filename)
     return _ToAst().transform(tree)
+
+
+@contextlib.contextmanager
+def room_to_nest():
+    """Python's stack deep enough for the stages that walk a tree by
+    recursion (checks, schema, compiler), on a tree of at most MAX_NESTING
+    levels, wherever they are called from; the old limit comes back after."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, old + MAX_NESTING * FRAMES_A_LEVEL))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def _check_nesting(tree: Tree, filename: str) -> None:
+    """Refuse a parse tree deeper than MAX_NESTING at the first node that
+    goes past it; walked with a stack of its own, so any depth is measured."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            meta = node.meta
+            at = Span(filename, meta.line, meta.column, meta.end_line, meta.end_column) \
+                if not getattr(meta, "empty", True) else None
+            raise NestingTooDeep(
+                f"this nests more than {MAX_NESTING} levels deep", at,
+                hint="name a part with 'define', or split a long chain of 'else if' or of "
+                     "'+' into steps")
+        # children pushed last-first, so the first node found too deep is the
+        # earliest in the text: where the reader sees the nesting start to pile up
+        stack.extend((c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree))

@@ -1,0 +1,98 @@
+"""Deep nesting is refused at load with its own code and span, never with a
+Python RecursionError: a long 'else if' chain, blocks inside blocks, lists
+inside lists, a long sum, a pile of minus signs. Up to the limit, every stage
+(checks, schema, compiler, the running game) handles it, even when the
+caller is already deep in its own stack."""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter import load_rulebook
+from interpreter.errors import RulebookErrors
+from interpreter.language.syntax import MAX_NESTING
+
+BASE = """game "Deep"
+players 2
+variable total: number = 0
+phase play
+  turn 0
+    0 takes an action
+action go
+{body}
+scoring
+  score = {score}
+"""
+STEP = "  add 1 to total"
+
+
+def else_if_chain(n):
+    lines = ["  if total == 0", "    add 1 to total"]
+    for i in range(1, n):
+        lines += [f"  else if total == {i}", "    add 1 to total"]
+    return BASE.format(body="\n".join(lines), score="total")
+
+
+def nested_blocks(n):
+    lines = ["  " + "  " * i + "if total >= 0" for i in range(n)] + ["  " + "  " * n + "add 1 to total"]
+    return BASE.format(body="\n".join(lines), score="total")
+
+
+def nested_lists(n):
+    return BASE.format(body=STEP, score="size(" + "[" * n + "1" + "]" * n + ")")
+
+
+def long_sum(n):
+    return BASE.format(body=STEP, score=" + ".join(["total"] * n))
+
+
+def minus_signs(n):
+    return BASE.format(body=STEP, score="-" * n + "total")
+
+
+# kind, rulebook of nesting n, the deepest n accepted (measured), where a refusal points
+KINDS = [
+    pytest.param(else_if_chain, 47, (103, 9), id="else-if-chain"),
+    pytest.param(nested_blocks, 47, (56, 102), id="nested-blocks"),
+    pytest.param(nested_lists, 95, (10, 112), id="nested-lists"),
+    pytest.param(long_sum, 97, (10, 11), id="long-sum"),
+    pytest.param(minus_signs, 96, (10, 108), id="minus-signs"),
+]
+
+
+def write(tmp_path, text):
+    path = tmp_path / "deep.rules"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def from_deep_in_the_stack(frames, run):
+    return from_deep_in_the_stack(frames - 1, run) if frames else run()
+
+
+def play(game):
+    state = game.new_game(players=2, seed=1)
+    while game.outcome(state) is None:
+        state = game.apply(state, game.legal_actions(state, game.to_move(state)[0])[0])
+    return game.outcome(state)
+
+
+@pytest.mark.parametrize("make,deepest,at", KINDS)
+def test_nesting_up_to_the_limit_loads_and_plays(tmp_path, make, deepest, at):
+    path = write(tmp_path, make(deepest))
+    outcome = from_deep_in_the_stack(300, lambda: play(load_rulebook(str(path))))
+    assert len(outcome.scores) == 2
+
+
+@pytest.mark.parametrize("make,deepest,at", KINDS)
+def test_nesting_past_the_limit_is_refused_where_it_piles_up(tmp_path, make, deepest, at):
+    with pytest.raises(RulebookErrors) as info:
+        load_rulebook(str(write(tmp_path, make(deepest + 1))))
+    assert [e.code for e in info.value.errors] == ["rulebook/too-deep"]
+    assert str(MAX_NESTING) in info.value.errors[0].message
+    far = 3000 if make is not nested_blocks else 300       # the file of blocks grows as n²
+    with pytest.raises(RulebookErrors) as info:
+        load_rulebook(str(write(tmp_path, make(far))))
+    error = info.value.errors[0]
+    assert error.code == "rulebook/too-deep" and error.hint
+    assert (error.span.line, error.span.column) == at
