@@ -166,6 +166,8 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("next_to", 1, 1, "the cells sharing an edge with one of the given cells, "
             "not among them (ordered by x, then y)", _without_context(grid.next_to),
             list_of(CELL)),
+    Builtin("ray", 4, 4, "the cells after a cell in steps of (dx, dy), nearest first, for as "
+            "long as each is one of the given cells", _without_context(grid.ray), list_of(CELL)),
     Builtin("turned", 2, 2, "a list of per-side values turned r quarter turns clockwise: "
             "side d shows what side d - r showed", _without_context(grid.turned), _same_as_first),
     # shapes (interpreter/stdlib/shapes.py): polyominoes, groups and areas on square grids

@@ -83,6 +83,30 @@ def next_to(cells) -> list:
     return sorted(out - taken)
 
 
+def ray(c: int, dx: int, dy: int, cells) -> list:
+    """The cells after `c` in steps of (dx, dy), nearest first, for as long
+    as each is one of `cells`: the walk stops before the first cell that is
+    not (or at the edge of the ±32767 plane)."""
+    for k in (dx, dy):
+        if isinstance(k, bool) or not isinstance(k, int):
+            raise RuleError(f"ray(…, {dx!r}, {dy!r}, …): a step is whole numbers",
+                            code="rule/runtime")
+    if dx == 0 and dy == 0:
+        raise RuleError("ray(…, 0, 0, …) does not move: give a step", code="rule/runtime")
+    x, y = x_of(c), y_of(c)
+    allowed, out = cells, []
+    while True:
+        x, y = x + dx, y + dy
+        if abs(x) > LIMIT or abs(y) > LIMIT:
+            return out
+        n = (x + OFFSET) * BASE + (y + OFFSET)
+        if n not in allowed:
+            return out
+        out.append(n)
+        if allowed is cells and not isinstance(cells, (set, frozenset)):
+            allowed = set(cells)    # most walks stop at once; a longer one looks up a set
+
+
 def turned(values, r: int) -> list:
     """A list of per-side values turned r quarter turns clockwise: side d
     then shows what side d - r showed."""
@@ -129,4 +153,4 @@ class _Positions(dict):
 
 
 __all__ = ["Bounded", "cell", "x_of", "y_of", "text", "parse", "neighbour", "neighbours", "next_to",
-           "turned", "DIRECTIONS"]
+           "ray", "turned", "DIRECTIONS"]
