@@ -14,7 +14,8 @@ ORDINARY = {"item", "pick", "pattern", "light", "pass", "take", "secret", "playe
             "hand", "deck", "table", "centre", "box", "revealed", "discarded", "side", "offered",
             "removed", "draw", "done", "go", "use", "points", "score", "kind",
             "character", "place", "colour", "token", "hex", "tile",   # a hex map, a tile: every board game
-            "piece", "build", "pass_turn", "direction", "north", "east", "south", "west"}   # grids
+            "piece", "build", "pass_turn", "direction", "north", "east", "south", "west",   # grids
+            "play", "check", "call", "fold"}   # a card played; checking rules, calling functions, folding constants
 
 
 def game_words() -> set:
