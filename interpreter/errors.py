@@ -107,6 +107,12 @@ class NestingTooDeep(RulebookError):
     code = "rulebook/too-deep"
 
 
+class FormulaTooLarge(RulebookError):
+    """A define that, with the defines it uses written out, evaluates more
+    formula nodes than one step may: it would only ever stop with rule/loop."""
+    code = "rulebook/too-large"
+
+
 class SchemaViolation(RulebookError):
     code = "rulebook/schema"
 

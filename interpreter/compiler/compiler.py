@@ -50,7 +50,7 @@ class Compiler:
         self.n = n
         self.lay = build_layout(ir, n)
         self.ex = ExprCompiler(ir, self.lay, options, table_values(ir, n))
-        self.m = st.Machine(self.lay, ir["file"])
+        self.m = st.Machine(self.lay, ir["file"], self.ex.budget)
         self.actions: dict[str, dc.ActionDef] = {}
         self.action_scopes: dict[str, dict] = {}    # action -> its parameters' types
         self.context = ""

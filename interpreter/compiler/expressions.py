@@ -20,7 +20,9 @@ from __future__ import annotations
 from .aggregates import _AGGREGATE_MAKERS, _of_element
 from ..stdlib.builtins import FUNCTIONS
 from .compiled import Compiled, _mapped, _merged_conditional, _table_read
-from ..errors import RuleError, WrongType, span_at
+from ..errors import RuleError, RuleLoop, WrongType, span_at
+from ..language import flow
+from ..runtime.budget import Budget
 from ..runtime.layout import Layout
 from ..stdlib.types import (ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, comp_type, elem, is_comp,
                             list_of)
@@ -41,6 +43,9 @@ class ExprCompiler(Shortcuts):
         self.errors: list = []      # type errors found while compiling, reported together
         self._inline_cache: dict = {}   # (define, renames) -> its body compiled in place
         self._costly_defines: dict = {}
+        self.budget = Budget()          # the work formulas may do in one step of the game
+        # define -> (depth, nodes) written out: what an aggregate charges an element
+        self.define_costs = flow.define_costs({d["name"]: d["body"] for d in ir["defines"]})
 
     # -- static type checks -----------------------------------------------------
     def type_error(self, message, e, hint=None):
@@ -167,8 +172,13 @@ class ExprCompiler(Shortcuts):
         if not params and c.const is None and _has_aggregate(d["body"]) and self._reads_no_state(d["body"]):
             # a formula of fixed things only (a grid's cells, component types,
             # options): worked out once here, not at every use
+            self.budget.reset()
             try:
                 value = c.fn(None, {})
+            except RuleLoop as loop:    # it would loop at every use: say so at load
+                loop.span = span_at(self.ir["file"], d["name_at"])
+                self.errors.append(loop)
+                value = _UNSET
             except Exception:      # noqa: BLE001 - it fails when used, with its line
                 value = _UNSET
             if value is not _UNSET:
@@ -487,9 +497,28 @@ class ExprCompiler(Shortcuts):
         vf = _of_element(value, var) if value else None
         bf = _of_element(self.compile(e["by"], inner), var) if e["by"] is not None else None
         item_t = elem(source.type)
+        weight = 1 + sum(flow.expanded_size(e[k], self.define_costs)
+                         for k in ("where", "value", "by") if e[k] is not None)
         maker = _AGGREGATE_MAKERS[fn]
-        run, t = maker(sf, var, wf, vf, bf, item_t, value.type if value else item_t)
+        run, t = maker(_charged(sf, self.budget, weight), var, wf, vf, bf, item_t,
+                       value.type if value else item_t)
         return Compiled(run, t, e["at"])
+
+
+def _charged(sf, budget, weight: int):
+    """An aggregate's source that charges the budget `weight` a element
+    before the aggregate loops over it (see runtime/budget.py)."""
+    def source(s, env):
+        items = sf(s, env)
+        try:
+            budget.left -= len(items) * weight
+        except TypeError:           # a source without a length: counted as it is listed
+            items = list(items)
+            budget.left -= len(items) * weight
+        if budget.left < 0:
+            budget.exhausted()
+        return items
+    return source
 
 
 _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,

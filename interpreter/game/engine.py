@@ -186,6 +186,7 @@ class Game:
         if found is None:
             m = self.program(state.n).machine
             stmt, f = m.current_choice(state)
+            m.budget.reset()
             state.memo = {}     # the state holds still while its options are listed
             try:        # as `running_rules`, without a context manager
                 found = stmt.options(m, state, f, player)
@@ -218,6 +219,7 @@ class Game:
         stmt = m.blocks[f[0]].stmts[f[1]]
         s.decisions += 1
         s.pending = ()
+        m.budget.reset()
         try:            # as `running_rules`, without a context manager
             stmt.resolve(m, s, f, action, binding)
         except (RuleError,) + _FORMULA_ERRORS as e:
@@ -237,6 +239,7 @@ class Game:
     def scores(self, state: State) -> tuple:
         """The rulebook's score of every player now (also before the end)."""
         prog = self.program(state.n)
+        prog.machine.budget.reset()
         with running_rules(prog.machine, prog.score.at):
             return tuple(prog.score.fn(state, {"p": p}) for p in range(state.n))
 
@@ -246,6 +249,7 @@ class Game:
         prog = self.program(state.n)
         players = list(range(state.n))
         scores = self.scores(state)
+        prog.machine.budget.reset()
         with running_rules(prog.machine, prog.score.at):
             keys = {p: tuple(sign * c.fn(state, {"p": p}) for sign, c in prog.tie_break)
                     for p in players}
@@ -272,6 +276,7 @@ class Game:
         return None
 
     def view(self, state: State, player: int | None) -> dict:
+        self.program(state.n).machine.budget.reset()
         return views.view(self, state, player)
 
     def parse_action(self, state: State, player: int, text: str) -> Action:

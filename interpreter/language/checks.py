@@ -20,9 +20,9 @@ from typing import Iterable
 from . import flow
 from ..stdlib.builtins import AGGREGATES, CONSTANTS, FUNCTIONS
 from .checks_declarations import DeclarationChecks
-from ..errors import (span_at, DuplicateName, InvalidDeclaration, RecursiveDefinition,
-                      RulebookError, RulebookErrors, Span, UnknownName, UnreachablePhase,
-                      WrongArity, WrongType, did_you_mean)
+from ..errors import (span_at, DuplicateName, FormulaTooLarge, InvalidDeclaration,
+                      NestingTooDeep, RecursiveDefinition, RulebookError, RulebookErrors, Span,
+                      UnknownName, UnreachablePhase, WrongArity, WrongType, did_you_mean)
 
 IR_FORMAT = "rulebook-ir/1"
 PASS = "pass"          # the action 'may take an action' adds (decisions.PASS)
@@ -246,12 +246,41 @@ class Checker(DeclarationChecks):
                        for n in walk(d["body"])
                        if n["node"] in ("name", "call") and n.get("ref") == "define"}
                 for name, d in self.defines.items()}
-        for path in flow.define_cycles(uses):
+        cycles = flow.define_cycles(uses)
+        for path in cycles:
             self.error(RecursiveDefinition,
                        f"'{path[0]}' is defined in terms of itself ({' -> '.join(path)})",
                        self.defines[path[0]]["name_at"],
                        hint="a define is a formula, not a loop: use an aggregate such as "
                             "sum(…) or count(…) instead")
+        if not cycles:
+            self._check_define_costs()
+
+    def _check_define_costs(self):
+        """Through the defines it uses, a define nests at most MAX_DEFINE_DEPTH
+        deep and evaluates at most MAX_FORMULA_SIZE formula nodes."""
+        bodies = {name: d["body"] for name, d in self.defines.items()}
+        costs = flow.define_costs(bodies)
+        deep = {n for n, (depth, _) in costs.items() if depth > flow.MAX_DEFINE_DEPTH}
+        large = {n for n, (_, size) in costs.items() if size > flow.MAX_FORMULA_SIZE} - deep
+        for name, (depth, size) in costs.items():
+            # only where the limit is first passed, not at every define above it
+            callees = {c for _, c in flow.formula_shape(bodies[name])[2]}
+            if name in deep and callees & deep or name in large and callees & (deep | large):
+                continue
+            at = self.defines[name]["name_at"]
+            if name in deep:
+                self.error(NestingTooDeep,
+                           f"'{name}' nests {depth} levels deep through the defines it uses; "
+                           f"at most {flow.MAX_DEFINE_DEPTH}", at,
+                           hint="a long chain of defines, each using the next: shorten it, or "
+                                "work a part out once with 'let'")
+            elif name in large:
+                self.error(FormulaTooLarge,
+                           f"'{name}' evaluates {size:,} formula nodes with the defines it uses "
+                           f"written out; at most {flow.MAX_FORMULA_SIZE:,}", at,
+                           hint="a define that uses another two or more times doubles at every "
+                                "step of the chain: use each one once, or work it out with 'let'")
 
     def _check_reachability(self, phases, setup):
         for i in flow.unreachable_phases(phases, setup):

@@ -13,6 +13,7 @@ anybody anything stops with ``rule/loop``.
 from __future__ import annotations
 
 from ..errors import RuleError, RuleLoop, Span, span_at
+from .budget import Budget
 from .layout import Layout
 from ..stdlib.types import ANY, comp_type, list_of
 
@@ -42,9 +43,10 @@ class Stmt:
 class Machine:
     """Runs the compiled blocks of one rulebook for one player count."""
 
-    def __init__(self, lay: Layout, file: str):
+    def __init__(self, lay: Layout, file: str, budget: Budget):
         self.lay = lay
         self.file = file
+        self.budget = budget           # the formulas' work, counted like `steps`
         self.blocks: list[Block] = []
         self.phase_blocks: list[int] = []
         self.phase_names: list[str] = []
@@ -137,6 +139,7 @@ class Machine:
             self.enter_phase(s, 0)
         frames, blocks = s.frames, self.blocks
         steps = self.steps = 0
+        self.budget.reset()
         stmt = None
         try:
             while frames:
@@ -173,6 +176,7 @@ class Machine:
     def run(self, s) -> None:
         frames, blocks = s.frames, self.blocks
         steps = self.steps = 0
+        self.budget.reset()
         stmt = None
         coverage = self.coverage
         try:
