@@ -216,6 +216,13 @@ class Offer:
         """The binding of a legal action, or `default`."""
         index = self._index
         if index is None:
+            # an action listed by this offer is found by identity, without
+            # hashing every option (a playout applies what it was just shown)
+            for part in self.parts:
+                if type(part) is not Product:
+                    for pair in part:
+                        if pair[0] is action:
+                            return pair[1]
             index = {}
             for part in self.parts:
                 if type(part) is not Product:
@@ -315,8 +322,8 @@ class ActionDef:
                 return []
             requires = None
         if len(params) == 1 and requires is None:
-            return [(Action(player, name, (k,), private, show), None)
-                    for k in params[0].keys(s, env)]
+            keys = params[0].keys(s, env)
+            return Product(player, name, [keys], private, show) if keys else []
         if self.independent:
             lists = []
             for spec in params:          # a parameter without options: no action at all
@@ -418,12 +425,16 @@ class TakeAction(Stmt):
         s.frames.append([a.body, 0, binding, None])
 
 
-def _decision_actions(memo: dict, player, spec, keys, private) -> list:
-    """[(Action, None)] for the keys of a decision. The actions of plain
+def _decision_actions(memo: dict, player, spec, keys, private):
+    """[(Action, None)] for the keys of a decision, or a `Product` of them
+    when they are tuples (several components picked). The actions of plain
     keys (numbers, words, component classes) are kept by player and key:
     they are values, and the same few come up all game. (Not yes/no, which
     equal 1 and 0 as keys but print otherwise, nor tuples, which may hold
     them.)"""
+    if keys and type(keys[0]) is tuple:
+        # K of N cards: hundreds of options, made into actions only when looked at
+        return Product(player, spec.name, [keys], private, spec.show)
     out = []
     mine = memo.get(player)
     if mine is None or len(mine) > 10_000:
