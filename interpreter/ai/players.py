@@ -183,15 +183,11 @@ class ISMCTSPlayer:
                     legal = [a for a in legal if a.name == name]
                 action, node, new_action = self._pick(node, legal, mover)
                 path.append(node)
-                state = game.apply(state, action)
+                game.advance(state, action)     # the sampled state is this iteration's own
                 if new or new_action:
                     break
-            # random playout
-            steps = 0
-            while not state.over and steps < self.max_playout:
-                legal = game.legal_actions(state, state.pending[0])
-                state = game.apply(state, legal[rng.randrange(len(legal))])
-                steps += 1
+            # random playout, inside the engine
+            state = game.playout(state, rng, self.max_playout)
             rewards = _rewards(game, state)
             for n in path:
                 n.visits += 1

@@ -236,6 +236,60 @@ class Game:
                            if p != player and p in pending}
         return s
 
+    # -- the search players' fast path ---------------------------------------
+    def advance(self, state: State, action: Action) -> None:
+        """`apply` for a scratch state of a search player: `state` itself
+        becomes the next state, with no copy. The state must be the caller's
+        own (a sampled one, or a copy); anything else that holds it sees it
+        change. The action must be legal, as `apply` checks."""
+        binding = self._bindings(state, action.player).get(action, _ILLEGAL)
+        if binding is _ILLEGAL:
+            raise IllegalAction(f"'{action}' is not a legal action for P{action.player} now")
+        self._advance(self.program(state.n).machine, state, action, binding)
+
+    def _advance(self, m, s: State, action: Action, binding) -> None:
+        if s.shared:
+            s.own_board()
+        f = s.frames[-1]
+        stmt = m.blocks[f[0]].stmts[f[1]]
+        s.decisions += 1
+        s.pending = ()
+        s.cache = None
+        s.events = []
+        m.budget.reset()
+        try:            # as `running_rules`, without a context manager
+            stmt.resolve(m, s, f, action, binding)
+        except (RuleError,) + _FORMULA_ERRORS as e:
+            raise _rule_failure(m, stmt.at, e) from None
+        m.run(s)
+
+    def playout(self, state: State, rng, limit: int = 10_000) -> State:
+        """A random game from `state` to its end (or `limit` decisions): the
+        first player to move picks uniformly among its legal actions, with
+        `rng.randrange`, as a loop over `legal_actions` and `apply` would,
+        and the same draws give the same game. It runs on one copy of
+        `state`, changed in place, and makes only the actions it takes;
+        `state` is left as it was."""
+        m = self.program(state.n).machine
+        s = state.copy(events=False)
+        steps = 0
+        while not s.over and steps < limit:
+            player = s.pending[0]
+            offer = self._bindings(s, player)
+            i = rng.randrange(offer.size)
+            for part in offer.parts:
+                size = len(part)
+                if i < size:
+                    break
+                i -= size
+            if type(part) is list:
+                action, binding = part[i]
+            else:
+                action, binding = part.at(i), None
+            self._advance(m, s, action, binding)
+            steps += 1
+        return s
+
     def scores(self, state: State) -> tuple:
         """The rulebook's score of every player now (also before the end)."""
         prog = self.program(state.n)

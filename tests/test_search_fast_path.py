@@ -1,0 +1,79 @@
+"""The search players' fast path: `Game.playout` plays a random game inside
+the engine on one copy of the state, changed in place, and `Game.advance`
+applies an action to a scratch state without copying it. Both give the
+states the public `legal_actions` / `apply` loop gives with the same random
+draws, and leave what they were not given alone."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_rulebook
+from interpreter.errors import IllegalAction
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted((ROOT / "rulebooks").glob("*.rules"))
+_loaded: dict = {}
+
+
+def game_of(path):
+    if path not in _loaded:
+        _loaded[path] = load_rulebook(str(path))
+    return _loaded[path]
+
+
+def api_playout(game, state, rng):
+    while game.outcome(state) is None:
+        actions = game.legal_actions(state, game.to_move(state)[0])
+        state = game.apply(state, actions[rng.randrange(len(actions))])
+    return state
+
+
+def saved(game, state):
+    return json.dumps(game.state_to_json(state), sort_keys=True)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_a_playout_is_the_game_the_api_plays_with_the_same_draws(path):
+    game = game_of(path)
+    n = game.max_players
+    for seed in (1, 2):
+        start = game.new_game(players=n, seed=seed)
+        before = saved(game, start)
+        fast = game.playout(start, random.Random(seed))
+        assert saved(game, start) == before, "the playout changed its input"
+        slow = api_playout(game, start, random.Random(seed))
+        assert fast.over and game.outcome(fast) == game.outcome(slow)
+        assert saved(game, fast) == saved(game, slow)
+
+
+def test_a_playout_stops_at_its_limit():
+    game = game_of(ROOT / "rulebooks" / "hanamikoji.rules")
+    state = game.playout(game.new_game(players=2, seed=3), random.Random(3), limit=5)
+    assert state.decisions == 5 and not state.over
+
+
+def test_advance_changes_the_scratch_state_as_apply_would():
+    game = game_of(ROOT / "rulebooks" / "hanamikoji.rules")
+    state = game.new_game(players=2, seed=4)
+    action = game.legal_actions(state, game.to_move(state)[0])[2]
+    expected = saved(game, game.apply(state, action))
+    scratch = state.copy()
+    game.advance(scratch, action)
+    assert saved(game, scratch) == expected
+
+
+def test_advance_refuses_an_illegal_action_and_changes_nothing():
+    game = game_of(ROOT / "rulebooks" / "hanamikoji.rules")
+    state = game.new_game(players=2, seed=4)
+    other = game.new_game(players=2, seed=5)
+    before = saved(game, other)
+    foreign = next(a for a in game.legal_actions(state, game.to_move(state)[0])
+                   if a not in game.legal_actions(other, game.to_move(other)[0]))
+    with pytest.raises(IllegalAction):
+        game.advance(other, foreign)
+    assert saved(game, other) == before
