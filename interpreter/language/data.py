@@ -50,7 +50,12 @@ class _DuplicateKey(yaml.MarkedYAMLError):
     pass
 
 
-class _LineLoader(yaml.SafeLoader):
+# libyaml's parser where PyYAML was built with it: the same documents and
+# marks, read about ten times faster (Samurai's map is most of its load time)
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _LineLoader(_SafeLoader):
     """A safe loader that records positions and refuses repeated keys."""
 
 
@@ -79,7 +84,7 @@ def _construct_mapping(loader, node):
             marks[key] = _span(value_node)
         except TypeError:
             pass
-    mapping = yaml.SafeLoader.construct_mapping(loader, node, deep=True)
+    mapping = yaml.constructor.SafeConstructor.construct_mapping(loader, node, deep=True)
     return _Located(mapping, *_mark(node), marks)
 
 

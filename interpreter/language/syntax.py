@@ -119,10 +119,20 @@ def parser() -> Lark:
 _LAYOUT_TOKENS = frozenset({"_NL", "_INDENT", "_DEDENT"})
 
 
-def _takes_room(child) -> bool:
+class _TakesRoom:
     """Spans end at the last token of a node, not at the newline (and the
-    comment and indentation) after it."""
-    return not (isinstance(child, Token) and child.type in _LAYOUT_TOKENS)
+    comment and indentation) after it. A class with a fixed text, not a
+    function: Lark keys its cache of the parser tables by the text of every
+    option, and a function's text holds its address, new in every process."""
+
+    def __call__(self, child) -> bool:
+        return not (isinstance(child, Token) and child.type in _LAYOUT_TOKENS)
+
+    def __repr__(self) -> str:
+        return "spans without layout tokens"
+
+
+_takes_room = _TakesRoom()
 
 
 def _at(meta) -> list:
