@@ -51,7 +51,7 @@ class _DuplicateKey(yaml.MarkedYAMLError):
 
 
 # libyaml's parser where PyYAML was built with it: the same documents and
-# marks, read about ten times faster (Samurai's map is most of its load time)
+# marks, read about ten times faster (a large map is most of a rulebook's load time)
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
