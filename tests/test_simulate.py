@@ -137,9 +137,10 @@ def interrupt_after(count: int):
 def test_ctrl_c_keeps_the_games_already_finished(hanamikoji, workers):
     plan = Plan(players=2, seats=("random", "random"), seed=1)
     batch = parallel.run([Source(str(HANAMIKOJI))], plan, 400, loaded=[hanamikoji],
-                         workers=workers, progress=interrupt_after(3))
+                         workers=workers, progress=interrupt_after(3), keep_records=True)
     assert batch.interrupted
     finished = batch.records[0]
+    assert batch.tallies[0].played == len(finished)
     assert 3 <= len(finished) < 400
     assert all(r == play_game(hanamikoji, plan, r.index) for r in finished[:3])
 
@@ -326,3 +327,25 @@ def test_an_unreachable_ray_cluster_is_a_one_line_error(capsys, monkeypatch):
     assert code == 1
     assert err.startswith("error[simulate/ray-unreachable]") and "10.0.0.1:6379" in err
     assert err.strip().count("\n") == 0 and "Traceback" not in err
+
+
+def test_a_run_keeps_counts_not_records(hanamikoji):
+    plan = Plan(players=2, seats=("random", "random"), seed=2)
+    batch = parallel.run([Source(str(HANAMIKOJI))], plan, 30, loaded=[hanamikoji])
+    assert batch.records is None and batch.tallies[0].played == 30
+    kept = parallel.run([Source(str(HANAMIKOJI))], plan, 30, loaded=[hanamikoji],
+                        keep_records=True)
+    assert batch.tallies[0].report(plan, 30) == summarize(kept.records[0], plan, 30)
+
+
+def test_a_comparison_is_paired_as_the_records_arrive(hanamikoji):
+    plan = Plan(players=2, seats=("random", "greedy"), seed=3)
+    sources = [Source(str(HANAMIKOJI)), Source(str(HANAMIKOJI), {"first_player": "seat_1"})]
+    batch = parallel.run(sources, plan, 20, workers=2, keep_records=True)
+    assert batch.pairing.report(plan) == compare(batch.records[0], batch.records[1], plan)
+    assert batch.pairing.pairs == 20 and not any(batch.pairing.waiting)
+
+
+def test_chunks_are_made_as_they_are_sent():
+    todo = parallel.iter_chunks(10 ** 12, 2, 1)          # a list of these would not fit
+    assert next(todo) == (0, 0, parallel.MAX_CHUNK)

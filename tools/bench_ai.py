@@ -53,7 +53,8 @@ def match(game, source, opponent: str, args) -> float:
         seats = [opponent, opponent]
         seats[seat] = "ismcts"
         plan = Plan(players=2, seats=tuple(seats), seed=args.seed, iterations=args.iterations)
-        batch = parallel.run([source], plan, half, loaded=[game], workers=args.workers)
+        batch = parallel.run([source], plan, half, loaded=[game], workers=args.workers,
+                             keep_records=True)
         ended = [r for r in batch.records[0] if r.winners is not None]
         seat_shares = [r.win_share(seat) for r in ended]
         print(f"  ismcts as P{seat}: {stats.mean(seat_shares):.1%} of {len(ended)} games",

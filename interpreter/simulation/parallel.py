@@ -4,16 +4,19 @@ The games `0 … N-1` of a `simulate.Plan` are cut into chunks of consecutive
 indices; a chunk is played wherever a worker is free and sends back its
 `GameRecord`s (and, with coverage on, how often each rule fired meanwhile).
 Since every game is seeded from the root seed and its index alone, the
-records do not depend on which worker played them, and `run` returns them
-sorted by game. Three backends share that contract: this process (one
+records do not depend on which worker played them. `run` adds each record
+to its source's `Tally` (and, for two sources, to their `Pairing`) as it
+arrives and lets it go, so a run of a million games needs no more memory
+than one of a thousand; asked to, it also keeps the records, sorted by game. Three backends share that contract: this process (one
 worker), a `concurrent.futures.ProcessPoolExecutor` whose workers load each
 rulebook once in their initializer, and Ray (`ray.init(address=…)`),
-imported only when asked for. Ctrl-C stops the run and keeps the records of
-the chunks already finished, marked `interrupted`.
+imported only when asked for. Ctrl-C stops the run and keeps what the chunks
+already finished gave, marked `interrupted`.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import signal
@@ -22,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..errors import CommandError, RulebookError
-from .simulate import Plan, play_game
+from .simulate import Pairing, Plan, Tally, play_game
 
 BACKENDS = ("local", "ray")
 # Chunks small enough for a live progress bar and a short wait at Ctrl-C,
@@ -78,14 +81,18 @@ class Chunk:
 
 @dataclass
 class Batch:
-    """Every record per source (sorted by game), the merged coverage counts
-    per source, whether Ctrl-C cut the run short, and how it ran."""
+    """The tally of every source's games, the pairing of the two sources'
+    (None for one source), the merged coverage counts per source, whether
+    Ctrl-C cut the run short, how it ran, and the records per source (sorted
+    by game) when they were kept, else None."""
 
-    records: list
+    tallies: list
+    pairing: Optional[Pairing]
     coverage: list
     interrupted: bool
     workers: int
     backend: str
+    records: Optional[list] = None
 
 
 def coverage_counts(game) -> dict:
@@ -143,24 +150,43 @@ def chunks(games: int, workers: int, sources: int, searching: bool = False) -> l
     """(which, start, stop) for every chunk, the sources interleaved so that
     a comparison cut short by Ctrl-C still has pairs of games. A game with a
     searching AI takes a tenth of a second or more: it is a chunk alone."""
+    return list(iter_chunks(games, workers, sources, searching))
+
+
+def iter_chunks(games: int, workers: int, sources: int, searching: bool = False):
+    """The chunks of `chunks`, made as they are asked for: a run of a billion
+    games never holds its chunks at once."""
     size = 1 if searching else max(1, min(MAX_CHUNK, games // (workers * CHUNKS_PER_WORKER)))
-    return [(w, a, min(a + size, games)) for a in range(0, games, size) for w in range(sources)]
+    return ((w, a, min(a + size, games)) for a in range(0, games, size) for w in range(sources))
+
+
+# chunks sent ahead to each worker: enough to keep it busy, few enough that
+# memory does not grow with the number of games
+AHEAD = 4
 
 
 def run(sources: list, plan: Plan, games: int, *, loaded: Optional[list] = None,
         workers: int = 1, backend: str = "local", address: Optional[str] = None,
-        coverage: bool = False, progress: Optional[Callable[[int, int], None]] = None) -> Batch:
+        coverage: bool = False, progress: Optional[Callable[[int, int], None]] = None,
+        keep_records: bool = False) -> Batch:
     """Plays games `0 … games-1` of the plan on every source (the same
     games on each: `rulebook compare` passes two). `loaded` are the sources'
     games already loaded here, used when one local worker plays all."""
     total = games * len(sources)
+    tallies = [Tally(plan.players) for _ in sources]
+    pairing = Pairing(plan.players) if len(sources) == 2 else None
     records: list = [[] for _ in sources]
     merged: list = [{} for _ in sources]
     done = 0
 
     def take(chunk: Chunk) -> None:
         nonlocal done
-        records[chunk.which].extend(chunk.records)
+        for r in chunk.records:
+            tallies[chunk.which].add(r)
+            if pairing is not None:
+                pairing.add(chunk.which, r)
+        if keep_records:
+            records[chunk.which].extend(chunk.records)
         for k, v in chunk.coverage.items():
             merged[chunk.which][k] = merged[chunk.which].get(k, 0) + v
         if chunk.failure is not None:
@@ -190,7 +216,8 @@ def run(sources: list, plan: Plan, games: int, *, loaded: Optional[list] = None,
         interrupted = _run_pool(sources, plan, games, workers, coverage, take, started)
     for rs in records:
         rs.sort(key=lambda r: r.index)
-    return Batch(records, merged, interrupted, workers, backend)
+    return Batch(tallies, pairing, merged, interrupted, workers, backend,
+                 records if keep_records else None)
 
 
 def _run_here(games_here: list, plan, games, coverage, take) -> bool:
@@ -201,7 +228,7 @@ def _run_here(games_here: list, plan, games, coverage, take) -> bool:
     interrupted = False
     try:
         # Game by game, so that Ctrl-C loses at most the game being played.
-        for which, start, stop in chunks(games, 1, len(games_here)):
+        for which, start, stop in iter_chunks(games, 1, len(games_here)):
             for i in range(start, stop):
                 take(play_chunk(games_here[which], which, plan, i, i + 1, False))
     except KeyboardInterrupt:
@@ -217,13 +244,20 @@ def _run_pool(sources, plan, games, workers, coverage, take, started) -> bool:
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
                                initargs=(sources, coverage))
     try:
-        pending = {pool.submit(_pool_chunk, which, plan, start, stop, coverage)
-                   for which, start, stop in chunks(games, workers, len(sources), searches(plan))}
+        todo = iter_chunks(games, workers, len(sources), searches(plan))
+        pending: set = set()
+
+        def send() -> None:
+            for which, start, stop in itertools.islice(todo, workers * AHEAD - len(pending)):
+                pending.add(pool.submit(_pool_chunk, which, plan, start, stop, coverage))
+
+        send()
         started()
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 take(future.result())
+            send()
     except KeyboardInterrupt:
         _stop(pool)
         return True
@@ -266,14 +300,21 @@ def _run_ray(sources, plan, games, address, coverage, take, started) -> tuple:
                            code="simulate/ray-unreachable") from None
     remote = ray.remote(_ray_chunk)
     shared = ray.put(list(sources))
-    pending = [remote.remote(shared, which, plan, start, stop, coverage)
-               for which, start, stop in chunks(games, workers, len(sources), searches(plan))]
+    todo = iter_chunks(games, workers, len(sources), searches(plan))
+    pending: list = []
+
+    def send() -> None:
+        for which, start, stop in itertools.islice(todo, workers * AHEAD - len(pending)):
+            pending.append(remote.remote(shared, which, plan, start, stop, coverage))
+
+    send()
     started()
     try:
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
                 take(ray.get(ref))
+            send()
     except KeyboardInterrupt:
         for ref in pending:
             ray.cancel(ref, force=True)

@@ -15,9 +15,9 @@ spreads the games over processes or a Ray cluster.
 from __future__ import annotations
 
 import hashlib
-import math
 import os
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -104,62 +104,125 @@ def play_game(game, plan: Plan, index: int) -> GameRecord:
 
 # -- reports ------------------------------------------------------------------------
 
-def summarize(records, plan: Plan, planned: int) -> dict:
-    """The JSON report of a batch of games (see the module doc).
+class Tally:
+    """A batch's report, built one game record at a time in any order: it
+    keeps the counts of each score, length and win share, not the records,
+    so its memory does not grow with the number of games."""
 
-    Win rates, scores and lengths are over the games that ended; games cut
-    off at the decision cap count only in `capped` (and in the action
-    counts). A win shared by k players counts 1/k for each.
-    """
-    records = sorted(records, key=lambda r: r.index)
-    ended = [r for r in records if r.winners is not None]
-    n = len(ended)
-    seats = []
-    for seat in range(plan.players):
-        shares = [r.win_share(seat) for r in ended]
-        wins = math.fsum(shares)
-        low, high = stats.wilson(wins, n)
-        seats.append({"seat": seat, "ai": plan.seats[seat], "wins": wins,
-                      "win_rate": wins / n if n else 0.0, "ci95": [low, high],
-                      "score": stats.describe([r.scores[seat] for r in ended])})
-    taken: dict = {}
-    for r in records:
+    def __init__(self, players: int):
+        self.played = 0
+        self.completed = 0
+        self.shares = [Counter() for _ in range(players)]      # seat -> {1/k or 0: games}
+        self.scores = [Counter() for _ in range(players)]
+        self.decisions = Counter()        # of the games that ended
+        self.rounds = Counter()
+        self.taken: dict = {}             # action name -> times, over every game
+        self.total_decisions = 0
+
+    def add(self, r: GameRecord) -> None:
+        self.played += 1
+        self.total_decisions += r.decisions
         for name, count in r.actions.items():
-            taken[name] = taken.get(name, 0) + count
-    decisions = sum(r.decisions for r in records)
-    actions = {name: {"count": count, "share": count / decisions if decisions else 0.0}
-               for name, count in sorted(taken.items(), key=lambda kv: (-kv[1], kv[0]))}
-    return {"plan": plan.to_json(), "games": planned, "played": len(records),
-            "completed": n, "capped": len(records) - n,
-            "seats": seats,
-            "decisions": stats.describe([r.decisions for r in ended]),
-            "rounds": stats.describe([r.rounds for r in ended]),
-            "actions": actions,
-            "total_decisions": decisions}
+            self.taken[name] = self.taken.get(name, 0) + count
+        if r.winners is None:
+            return
+        self.completed += 1
+        for seat, (shares, scores) in enumerate(zip(self.shares, self.scores)):
+            shares[r.win_share(seat)] += 1
+            scores[r.scores[seat]] += 1
+        self.decisions[r.decisions] += 1
+        self.rounds[r.rounds] += 1
+
+    def report(self, plan: Plan, planned: int) -> dict:
+        """The JSON report (see the module doc). Win rates, scores and
+        lengths are over the games that ended; games cut off at the decision
+        cap count only in `capped` (and in the action counts). A win shared
+        by k players counts 1/k for each."""
+        n = self.completed
+        seats = []
+        for seat in range(plan.players):
+            wins = stats.exact_sum(self.shares[seat])
+            low, high = stats.wilson(wins, n)
+            seats.append({"seat": seat, "ai": plan.seats[seat], "wins": wins,
+                          "win_rate": wins / n if n else 0.0, "ci95": [low, high],
+                          "score": stats.describe_counts(self.scores[seat])})
+        decisions = self.total_decisions
+        actions = {name: {"count": count, "share": count / decisions if decisions else 0.0}
+                   for name, count in sorted(self.taken.items(), key=lambda kv: (-kv[1], kv[0]))}
+        return {"plan": plan.to_json(), "games": planned, "played": self.played,
+                "completed": n, "capped": self.played - n,
+                "seats": seats,
+                "decisions": stats.describe_counts(self.decisions),
+                "rounds": stats.describe_counts(self.rounds),
+                "actions": actions,
+                "total_decisions": decisions}
+
+
+def summarize(records, plan: Plan, planned: int) -> dict:
+    """The report of a batch of records (see `Tally.report`)."""
+    tally = Tally(plan.players)
+    for r in records:
+        tally.add(r)
+    return tally.report(plan, planned)
+
+
+class Pairing:
+    """A comparison of two runs of the same games, built as their records
+    arrive: a game's two records are paired when both are in, and only the
+    counts of their differences are kept."""
+
+    def __init__(self, players: int):
+        self.waiting: list = [{}, {}]     # run -> {game index: record} not yet paired
+        self.pairs = 0
+        keys = ("win_base", "win_variant", "score_base", "score_variant", "win", "score")
+        self.counts = [{k: Counter() for k in keys} for _ in range(players)]
+
+    def add(self, which: int, r: GameRecord) -> None:
+        other = self.waiting[1 - which].pop(r.index, None)
+        if other is None:
+            self.waiting[which][r.index] = r
+            return
+        b, v = (r, other) if which == 0 else (other, r)
+        if b.winners is None or v.winners is None:
+            return
+        self.pairs += 1
+        for seat, c in enumerate(self.counts):
+            wb, wv = b.win_share(seat), v.win_share(seat)
+            sb, sv = b.scores[seat], v.scores[seat]
+            c["win_base"][wb] += 1
+            c["win_variant"][wv] += 1
+            c["score_base"][sb] += 1
+            c["score_variant"][sv] += 1
+            c["win"][wv - wb] += 1
+            c["score"][sv - sb] += 1
+
+    def report(self, plan: Plan) -> dict:
+        """Per seat, the win-share and score differences (variant - base) over
+        the games both runs finished, by the paired test of `stats.paired_test_of`."""
+        seats = []
+        for seat in range(plan.players):
+            c = self.counts[seat]
+            seats.append({"seat": seat, "ai": plan.seats[seat],
+                          "base": {"win_rate": stats.mean_of(c["win_base"]),
+                                   "half_width": stats.half_width_of(c["win_base"]),
+                                   "score": stats.mean_of(c["score_base"])},
+                          "variant": {"win_rate": stats.mean_of(c["win_variant"]),
+                                      "half_width": stats.half_width_of(c["win_variant"]),
+                                      "score": stats.mean_of(c["score_variant"])},
+                          "win_rate": stats.paired_test_of(c["win"]),
+                          "score": stats.paired_test_of(c["score"])})
+        return {"test": "paired z-test on per-game differences (same seeds and AI seats)",
+                "alpha": ALPHA, "pairs": self.pairs, "seats": seats}
 
 
 def compare(base: list, variant: list, plan: Plan) -> dict:
-    """Per seat, the win-share and score differences (variant - base) over
-    the games both runs finished, by the paired test of `stats.paired_test`."""
-    by_index = {r.index: r for r in variant}
-    pairs = [(b, by_index[b.index]) for b in sorted(base, key=lambda r: r.index)
-             if b.index in by_index and b.winners is not None
-             and by_index[b.index].winners is not None]
-    seats = []
-    for seat in range(plan.players):
-        wb = [b.win_share(seat) for b, _ in pairs]
-        wv = [v.win_share(seat) for _, v in pairs]
-        sb = [b.scores[seat] for b, _ in pairs]
-        sv = [v.scores[seat] for _, v in pairs]
-        seats.append({"seat": seat, "ai": plan.seats[seat],
-                      "base": {"win_rate": stats.mean(wb), "half_width": stats.half_width(wb),
-                               "score": stats.mean(sb)},
-                      "variant": {"win_rate": stats.mean(wv), "half_width": stats.half_width(wv),
-                                  "score": stats.mean(sv)},
-                      "win_rate": stats.paired_test(wb, wv),
-                      "score": stats.paired_test(sb, sv)})
-    return {"test": "paired z-test on per-game differences (same seeds and AI seats)",
-            "alpha": ALPHA, "pairs": len(pairs), "seats": seats}
+    """The comparison of two lists of records (see `Pairing.report`)."""
+    pairing = Pairing(plan.players)
+    for r in base:
+        pairing.add(0, r)
+    for r in variant:
+        pairing.add(1, r)
+    return pairing.report(plan)
 
 
 class Timer:
@@ -180,13 +243,13 @@ def simulate(game, plan: Plan, games: int, progress: Optional[Progress] = None) 
     """Plays `games` games of the plan in this process; the report (with
     timing). `interpreter.simulation.parallel.run` does the same over many workers."""
     timer = Timer()
-    records = []
+    tally = Tally(plan.players)
     for i in range(games):
-        records.append(play_game(game, plan, i))
+        tally.add(play_game(game, plan, i))
         if progress is not None:
             progress(i + 1, games)
-    report = summarize(records, plan, games)
-    report["timing"] = timer.timing(len(records), report["total_decisions"], 1, "local")
+    report = tally.report(plan, games)
+    report["timing"] = timer.timing(tally.played, report["total_decisions"], 1, "local")
     return report
 
 

@@ -1,29 +1,56 @@
 """The statistics of balance reports, in plain Python (no numpy or scipy).
 
-Summaries of a list of numbers (mean, standard deviation, quantiles, a small
+Summaries of numbers (mean, standard deviation, quantiles, a small
 histogram), the 95% Wilson interval of a win rate, and the paired z-test
-`rulebook compare` uses. Every function is deterministic and reads its input
-in the order given, so a report built from the same games in the same order
-is the same to the last bit, however many workers played them.
+`rulebook compare` uses. Numbers are summarised from their counts (a
+`Counter` of values), so a report needs memory for the distinct values, not
+for every game, and its sums are exact (rounded once, as `math.fsum` does):
+the same games give the same report to the last bit, in any order and
+however many workers played them.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
+from fractions import Fraction
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975
 
 
+def exact_sum(counts: Counter) -> float:
+    """The sum of every value times its count, rounded once (as math.fsum
+    rounds the sum of the values listed)."""
+    return float(sum((Fraction(x) * k for x, k in counts.items()), Fraction(0)))
+
+
+def mean_of(counts: Counter) -> float:
+    n = sum(counts.values())
+    return exact_sum(counts) / n if n else 0.0
+
+
+def sd_of(counts: Counter) -> float:
+    """The sample standard deviation (n - 1); 0 for fewer than two values."""
+    n = sum(counts.values())
+    if n < 2:
+        return 0.0
+    m = mean_of(counts)
+    return math.sqrt(exact_sum(_squares(counts, m)) / (n - 1))
+
+
+def _squares(counts: Counter, m: float) -> Counter:
+    out: Counter = Counter()
+    for x, k in counts.items():
+        out[(x - m) ** 2] += k
+    return out
+
+
 def mean(xs) -> float:
-    return math.fsum(xs) / len(xs) if xs else 0.0
+    return mean_of(Counter(xs))
 
 
 def sd(xs) -> float:
-    """The sample standard deviation (n - 1); 0 for fewer than two values."""
-    if len(xs) < 2:
-        return 0.0
-    m = mean(xs)
-    return math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+    return sd_of(Counter(xs))
 
 
 def quantile(sorted_xs, q: float) -> float:
@@ -36,33 +63,69 @@ def quantile(sorted_xs, q: float) -> float:
     return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (pos - lo)
 
 
-def histogram(xs, bins: int = 10) -> dict:
+class _Sorted:
+    """The values of a Counter as the sorted list they stand for, by index."""
+
+    def __init__(self, counts: Counter):
+        self.values = sorted(counts)
+        self.ends = []
+        total = 0
+        for v in self.values:
+            total += counts[v]
+            self.ends.append(total)
+        self.n = total
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int):
+        lo, hi = 0, len(self.ends) - 1
+        while lo < hi:                  # the first value whose run ends past i
+            mid = (lo + hi) // 2
+            if self.ends[mid] > i:
+                hi = mid
+            else:
+                lo = mid + 1
+        return self.values[lo]
+
+
+def histogram_of(counts: Counter, bins: int = 10) -> dict:
     """Counts in equal bins from min to max: ``{"edges": [...], "counts": [...]}``.
     Integer values that span at most `bins` numbers get one bin each."""
-    if not xs:
+    if not counts:
         return {"edges": [], "counts": []}
-    lo, hi = min(xs), max(xs)
-    if all(float(x).is_integer() for x in xs) and hi - lo < bins:
+    lo, hi = min(counts), max(counts)
+    if all(float(x).is_integer() for x in counts) and hi - lo < bins:
         lo, hi, bins = lo - 0.5, hi + 0.5, int(hi - lo) + 1
     elif hi == lo:
         lo, hi, bins = lo - 0.5, hi + 0.5, 1
     width = (hi - lo) / bins
-    counts = [0] * bins
-    for x in xs:
-        counts[min(int((x - lo) / width), bins - 1)] += 1
-    return {"edges": [lo + k * width for k in range(bins + 1)], "counts": counts}
+    out = [0] * bins
+    for x, k in counts.items():
+        out[min(int((x - lo) / width), bins - 1)] += k
+    return {"edges": [lo + k * width for k in range(bins + 1)], "counts": out}
 
 
-def describe(xs) -> dict:
+def histogram(xs, bins: int = 10) -> dict:
+    return histogram_of(Counter(xs), bins)
+
+
+def describe_counts(counts: Counter) -> dict:
     """mean, sd, min, max, the quartiles and the 10th/90th percentiles, and a
-    histogram of a list of numbers."""
-    s = sorted(xs)
-    return {"n": len(s), "mean": mean(s), "sd": sd(s),
-            "min": s[0] if s else 0, "max": s[-1] if s else 0,
+    histogram of numbers given by their counts."""
+    counts = Counter({x: k for x, k in counts.items() if k})
+    s = _Sorted(counts)
+    return {"n": s.n, "mean": mean_of(counts), "sd": sd_of(counts),
+            "min": s.values[0] if s.n else 0, "max": s.values[-1] if s.n else 0,
             "quantiles": {name: quantile(s, q) for name, q in
                           (("p10", 0.1), ("p25", 0.25), ("p50", 0.5), ("p75", 0.75),
                            ("p90", 0.9))},
-            "histogram": histogram(s)}
+            "histogram": histogram_of(counts)}
+
+
+def describe(xs) -> dict:
+    """`describe_counts` of a list of numbers."""
+    return describe_counts(Counter(xs))
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple:
@@ -79,7 +142,12 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple:
 
 def half_width(xs) -> float:
     """The half-width of the normal 95% interval of the mean of `xs`."""
-    return Z95 * sd(xs) / math.sqrt(len(xs)) if xs else 0.0
+    return half_width_of(Counter(xs))
+
+
+def half_width_of(counts: Counter) -> float:
+    n = sum(counts.values())
+    return Z95 * sd_of(counts) / math.sqrt(n) if n else 0.0
 
 
 def two_sided_p(z: float) -> float:
@@ -87,7 +155,14 @@ def two_sided_p(z: float) -> float:
 
 
 def paired_test(base, variant) -> dict:
-    """Paired z-test of mean(variant - base) = 0 over the same games.
+    """Paired z-test of mean(variant - base) = 0 over the same games: see
+    `paired_test_of`, here from the two lists of per-game values."""
+    return paired_test_of(Counter(v - b for b, v in zip(base, variant)))
+
+
+def paired_test_of(differences: Counter) -> dict:
+    """Paired z-test of mean(variant - base) = 0 over the same games, from
+    the counts of the per-game differences.
 
     Each game was played twice, with the same seed and AI seats, once per
     rulebook, so the per-game difference removes the luck of the deal that
@@ -95,10 +170,9 @@ def paired_test(base, variant) -> dict:
     McNemar's test. With every difference equal the spread is 0: no
     difference gives p = 1, a constant non-zero one p = 0.
     """
-    d = [v - b for b, v in zip(base, variant)]
-    n = len(d)
-    diff = mean(d)
-    spread = sd(d)
+    n = sum(differences.values())
+    diff = mean_of(differences)
+    spread = sd_of(differences)
     if n == 0:
         return {"n": 0, "difference": 0.0, "half_width": 0.0, "z": 0.0, "p": 1.0}
     if spread == 0.0:

@@ -28,7 +28,7 @@ from .repl import Repl
 from ..simulation.parallel import BACKENDS, Source
 from ..simulation.parallel import run as run_games
 from .reports import print_comparison, print_coverage, print_simulation, say
-from ..simulation.simulate import Plan, Timer, compare, summarize
+from ..simulation.simulate import Plan, Timer
 from ..simulation.simulate import coverage as simulation_coverage
 
 USAGE_EXIT = 2
@@ -257,7 +257,7 @@ def play_batch(args, sources: list, games: list, plan: Plan):
 
 
 def report_of(batch, which: int, plan: Plan, games: int, timer: Timer) -> dict:
-    report = summarize(batch.records[which], plan, games)
+    report = batch.tallies[which].report(plan, games)
     report["interrupted"] = batch.interrupted
     report["timing"] = timer.timing(report["played"], report["total_decisions"],
                                     batch.workers, batch.backend)
@@ -303,7 +303,7 @@ def cmd_compare(args) -> int:
                Source.of(variant, args.variant, variant_options)]
     batch = play_batch(args, sources, [base, variant], plan)
     reports = [report_of(batch, k, plan, args.games, timer) for k in (0, 1)]
-    comparison = compare(batch.records[0], batch.records[1], plan)
+    comparison = batch.pairing.report(plan)
     comparison["interrupted"] = batch.interrupted
     titles = [titled(args.base, base, options), titled(args.variant, variant, variant_options)]
     result = {"base": {"game": base.name, "rulebook": args.base, "options": base.options,
