@@ -9,6 +9,7 @@ break them.
 from __future__ import annotations
 
 import io
+import tempfile
 import json
 import re
 
@@ -21,6 +22,9 @@ from interpreter.terminal.repl import Repl
 WIDTH = 100
 SEED = 7
 
+
+# the saves a session makes when its input ends with moves unsaved
+SAVES = tempfile.TemporaryDirectory()
 
 @pytest.fixture(scope="module")
 def game():
@@ -37,7 +41,7 @@ class Session:
         console = Console(file=self.out, width=WIDTH, color_system=None,
                           force_terminal=False, legacy_windows=False)
         self.repl = Repl(game, players=2, seed=seed, ai=ai, console=console,
-                         input_fn=self.read)
+                         input_fn=self.read, save_dir=SAVES.name)
 
     def read(self, prompt):
         if not self.lines:
@@ -113,7 +117,7 @@ def test_log_hides_the_other_players_hidden_action(game):
     session = Session(game, ["", str(hidden), "", "log"])
     out = session.run()
     assert game.to_move(session.repl.state) == (other,)
-    log = out.split(f"P{other}> log\n", 1)[1].splitlines()
+    log = out.split(f"P{other}> log\n", 1)[1].split("End of input.")[0].splitlines()
     assert log == [f"1. P{player}: {hidden.text_for(other)}", f"P{other}> "]
     assert str(hidden) not in log[0]
 
@@ -167,8 +171,10 @@ def test_hot_seat_hands_over_and_never_shows_the_other_hand(game):
     handover = f"Pass the device to P{p1}, press Enter\n"
     assert out.count("Pass the device to") == 2
     before, private = out.split(handover, 1)
+    private, leaving = private.split("End of input.")
     # After the hand-over only P1's own view is printed, exactly as rendered.
     assert private == "\n" + screen(game, after, p1) + f"P{p1}> \n"
+    assert str(legal[0]) not in leaving          # leaving saves the game; it shows no card
     hand = next(z for z in game.view(after, p0)["zones"]
                 if z["name"] == "hand" and z["owner"] == p0)
     assert re.search(rf"hand\s+P{p0}\s+{hand['count']} cards", private)

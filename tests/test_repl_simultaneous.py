@@ -5,6 +5,7 @@ a pick shows it to the next player; the log hides the others' picks."""
 from __future__ import annotations
 
 import io
+import tempfile
 
 import pytest
 from rich.console import Console
@@ -12,6 +13,9 @@ from rich.console import Console
 from interpreter import load_rulebook
 from interpreter.terminal.repl import Repl
 
+
+# the saves a session makes when its input ends with moves unsaved
+SAVES = tempfile.TemporaryDirectory()
 
 @pytest.fixture(scope="module")
 def game():
@@ -31,7 +35,8 @@ def session(game, lines, players=3, seed=4):
         return line
 
     console = Console(file=out, width=120, color_system=None, force_terminal=False)
-    repl = Repl(game, players=players, seed=seed, console=console, input_fn=read)
+    repl = Repl(game, players=players, seed=seed, console=console, input_fn=read,
+                save_dir=SAVES.name)
     repl.run()
     return repl, out.getvalue()
 

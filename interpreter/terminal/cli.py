@@ -24,7 +24,7 @@ from .. import errors
 from ..errors import CommandError, FileNotReadable, OptionError, RulebookError, RulebookErrors
 from .render import player_label
 from ..ai.players import KINDS as AI_KINDS
-from .repl import Repl
+from .repl import Repl, save_header
 from ..simulation.parallel import BACKENDS, Source
 from ..simulation.parallel import run as run_games
 from .reports import print_comparison, print_coverage, print_simulation, say
@@ -159,6 +159,11 @@ def cmd_validate(args) -> int:
 
 
 def cmd_play(args) -> int:
+    if args.load is not None:
+        return resume(args)
+    if args.game is None:
+        raise CommandError("play needs a game, or --load FILE to resume a saved one",
+                           hint="rulebook play hanamikoji --players 2")
     game = load_game(args.game, options_of(args))
     players = player_count(game, args)
     ai = dict(args.ai or [])
@@ -169,6 +174,21 @@ def cmd_play(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     repl = Repl(game, players=players, seed=seed, rulebook=args.game, ai=ai,
                 console=Console(), input_fn=terminal_input())
+    return repl.run()
+
+
+def resume(args) -> int:
+    """`rulebook play [GAME] --load FILE`: the saved game, from where it was,
+    with its rulebook, options, players, seed and AI seats."""
+    for flag, given in (("--players", args.players), ("--seed", args.seed), ("--ai", args.ai)):
+        if given is not None:
+            raise CommandError(f"{flag} is taken from the save with --load")
+    header = save_header(args.load)
+    target = args.game or header["rulebook"]
+    game = load_game(target, options_of(args) or header["options"])
+    repl = Repl(game, players=header["players"], seed=header["seed"], rulebook=target,
+                console=Console(), input_fn=terminal_input())
+    repl.load(args.load)
     return repl.run()
 
 
@@ -358,7 +378,11 @@ def build_parser() -> ArgumentParser:
                        help="set a rulebook option (repeatable)")
 
     play = sub.add_parser("play", help="play at the terminal (hot-seat and AI seats)")
-    game_options(play)
+    play.add_argument("game", metavar="GAME|FILE", nargs="?",
+                      help="the game (with --load: default, the save's)")
+    play.add_argument("--option", action="append", type=option_arg, metavar="NAME=VALUE",
+                      help="set a rulebook option (repeatable)")
+    play.add_argument("--load", metavar="SAVE", help="resume a game saved with 'save'")
     play.add_argument("--players", type=int, help="default: the fewest the game allows")
     play.add_argument("--seed", type=int, help="default: a random seed, printed")
     play.add_argument("--ai", action="append", type=ai_arg, metavar="SEAT=KIND",

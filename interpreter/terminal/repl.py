@@ -6,16 +6,22 @@ command (`undo`, `log`, `save FILE`, `load FILE`, `help`, `quit`). The game
 itself stays in the engine: the REPL only keeps the list of states and
 actions so far, which gives undo, the log and saves for free.
 
-Hot-seat play: when the device passes from one human to another the screen is
-cleared and the next player must press Enter before their private view is
-shown, so one player's hidden cards are never on screen while another is to
-move. Seats given to an AI play at once. Input and output are injected (an
+Hot-seat play: when the device passes from one human to another the screen
+and the terminal's scrollback are cleared and the next player must press
+Enter before their private view is shown, so one player's hidden cards are
+never on screen while another is to move.
+
+No input loses a game: `quit`, Ctrl-C and the end of input (Ctrl-D) offer to
+save first (Enter saves to a file named after the game and seed), and save
+there when nobody can answer; an internal error saves before it is
+reported. At the end the table offers the log, a save, a new game or quit. Seats given to an AI play at once. Input and output are injected (an
 input function and a rich Console) so tests can drive whole sessions.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Callable, Optional
 
 from rich.console import Console
@@ -38,9 +44,18 @@ Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the
   undo        take back everything since your previous decision (AI moves included)
   log         the actions so far, as you may see them
   save FILE   write the game to FILE (JSON)
-  load FILE   continue a game saved with 'save'
+  load FILE   continue a game saved with 'save' (or start with: rulebook play --load FILE)
   help        this text
-  quit        leave the game"""
+  quit        leave the game (offers to save it first)"""
+
+END_HELP = """The game is over. Commands:
+  log         the actions of the game
+  save FILE   write the game to FILE (JSON)
+  new         a new game with the same players and the next seed
+  quit        leave"""
+
+# what erases a terminal's scrollback (the visible screen is rich's clear)
+CLEAR_SCROLLBACK = "\x1b[3J"
 
 
 class Quit(Exception):
@@ -52,8 +67,12 @@ class Repl:
 
     def __init__(self, game, *, players: int, seed: int, rulebook: Optional[str] = None,
                  ai: Optional[dict] = None, console: Optional[Console] = None,
-                 input_fn: Callable[[str], str] = input, ai_seed: Optional[int] = None):
+                 input_fn: Callable[[str], str] = input, ai_seed: Optional[int] = None,
+                 save_dir: Optional[str] = None):
         self.game = game
+        self.save_dir = Path(save_dir) if save_dir is not None else Path(".")
+        self.saved = 0                      # actions when the game was last saved or loaded
+        self.save_path: Optional[str] = None    # where `quit` saves unless told otherwise
         self.rulebook = rulebook or game.name
         self.players = players
         self.seed = seed
@@ -95,7 +114,8 @@ class Repl:
             while True:
                 if self.game.outcome(self.state) is not None:
                     self.show_end()
-                    return 0
+                    self.after_the_end()
+                    continue
                 player = self.decider(self.state)
                 if player in self.ai:
                     self.ai_move(player)
@@ -106,6 +126,39 @@ class Repl:
                 self.handle(self.read(f"{player_label(player)}> "), player)
         except Quit:
             return 0
+        except Exception:
+            self.rescue()
+            raise
+
+    def after_the_end(self) -> None:
+        """The game is over: log, save, a new game (returns) or quit."""
+        self.say("Type 'log', 'save FILE', 'new' or 'quit'.")
+        commands = {"log": self.log, "save": self.save, "help": lambda _: self.say(END_HELP),
+                    "quit": self.quit, "exit": self.quit}
+        while True:
+            word, _, rest = self.read("game over> ").strip().partition(" ")
+            word = word.lower().lstrip(":")
+            if word == "new":
+                self.new_game(self.seed + 1)
+                return
+            command = commands.get(word)
+            try:
+                if command is None:
+                    raise CommandError(f"'{word}' is not a command after the end",
+                                       hint="log, save FILE, new or quit")
+                command(rest.strip())
+            except (CommandError, SaveError) as err:
+                self.error(err)
+
+    def new_game(self, seed: int) -> None:
+        self.seed = seed
+        self.states = [self.game.new_game(players=self.players, seed=seed)]
+        self.actions = []
+        self.saved = 0
+        self.save_path = None
+        self.shown_to = None
+        self.stale = True
+        self.say(f"{self.game.name}: a new game, seed {seed}.")
 
     def decider(self, state) -> int:
         # Simultaneous deciders are asked one after the other.
@@ -114,9 +167,63 @@ class Repl:
     def read(self, prompt: str) -> str:
         try:
             return self.input_fn(prompt)
+        except EOFError:
+            self.say("")
+            self.leave("End of input")
+        except KeyboardInterrupt:
+            self.say("")
+            self.leave("Interrupted")
+
+    # -- never losing a game ----------------------------------------------------
+    def unsaved(self) -> bool:
+        return len(self.actions) != self.saved
+
+    def default_save_path(self) -> str:
+        """A file named after the game and the seed, in the save folder, that
+        holds no other game (this one's earlier save is reused)."""
+        if self.save_path is None:
+            stem = f"{Path(self.rulebook).stem}-{self.seed}"
+            path, k = self.save_dir / f"{stem}.save.json", 1
+            while path.exists():
+                k += 1
+                path = self.save_dir / f"{stem}-{k}.save.json"
+            self.save_path = str(path)
+        return self.save_path
+
+    def leave(self, why: str) -> None:
+        """Ends the session; a game with moves not yet saved is saved first,
+        where the player says (Enter: the default file; 'no': not at all)
+        or, when nobody can answer, in the default file."""
+        if not self.unsaved():
+            raise Quit
+        default = self.default_save_path()
+        self.say(f"{why}. Save the game before leaving? Enter saves to {default}; "
+                 f"or type a file name, or 'no'.")
+        try:
+            answer = self.input_fn("save to> ").strip()
         except (EOFError, KeyboardInterrupt):
             self.say("")
-            raise Quit from None
+            answer = ""
+        if answer.lower() in ("no", "n"):
+            raise Quit
+        try:
+            self.save(answer or default)
+        except SaveError as err:
+            self.error(err)
+            if not answer:
+                raise Quit from None
+            self.save(default)
+        self.say(f"Resume with: rulebook play --load {self.save_path}")
+        raise Quit
+
+    def rescue(self) -> None:
+        """After an internal error: the game so far goes to the default file."""
+        try:
+            self.save(self.default_save_path())
+            self.say(f"An internal error stopped the game; it is saved: "
+                     f"rulebook play --load {self.save_path}")
+        except Exception:  # noqa: BLE001 - the error being reported matters more
+            pass
 
     def handle(self, line: str, player: int) -> None:
         """One line of input: a command, or an action for `player`."""
@@ -157,9 +264,11 @@ class Repl:
             return
         if len(self.humans) > 1:
             self.console.clear()
+            if self.console.is_terminal:
+                self.console.file.write(CLEAR_SCROLLBACK)
             self.say(f"Pass the device to {player_label(player)}, press Enter")
             if self.read("").strip().lower().lstrip(":") in ("quit", "exit"):
-                raise Quit
+                self.leave("Leaving")
         self.shown_to = player
         self.stale = True
 
@@ -193,7 +302,7 @@ class Repl:
                 self.say(forms.plain)
 
     def quit(self, _arg: str) -> None:
-        raise Quit
+        self.leave("Leaving")
 
     def undo(self, _arg: str) -> None:
         """Back to the latest earlier state where a human decided."""
@@ -229,8 +338,11 @@ class Repl:
         try:
             with open(path, "w", encoding="utf-8") as file:
                 json.dump(data, file, indent=2)
-        except OSError as exc:
-            raise SaveError(f"cannot write '{path}': {exc.strerror}", code="save/io") from None
+        except (OSError, ValueError) as exc:      # ValueError: a NUL in the name
+            reason = getattr(exc, "strerror", None) or str(exc)
+            raise SaveError(f"cannot write '{path}': {reason}", code="save/io") from None
+        self.saved = len(self.actions)
+        self.save_path = path
         self.say(f"Saved to {path}.")
 
     def load(self, path: str) -> None:
@@ -240,6 +352,8 @@ class Repl:
         self.players, self.seed = data["players"], data["seed"]
         self.seat_ai({int(p): a for p, a in data.get("ai", {}).items()})
         self.states, self.actions = states, actions
+        self.saved = len(actions)
+        self.save_path = path
         self.stale = True
         self.say(f"Loaded {path}: {len(actions)} actions so far.")
 
@@ -249,24 +363,45 @@ def _normal(value):
     return json.loads(json.dumps(value, sort_keys=True))
 
 
+def save_header(path: str) -> dict:
+    """What a save says it holds — its rulebook, options, players and seed —
+    read before its game is loaded (the whole save is checked by `read_save`)."""
+    data = _read_json(path)
+    header = {k: data.get(k) for k in ("rulebook", "options", "players", "seed")}
+    if not (isinstance(header["rulebook"], str) and isinstance(header["options"], dict)
+            and isinstance(header["players"], int) and isinstance(header["seed"], int)):
+        raise SaveError(f"'{path}' does not say which game it holds")
+    return header
+
+
+def _read_json(path: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except UnicodeDecodeError as exc:
+        raise SaveError(f"'{path}' is not a save file: {exc}") from None
+    except (OSError, ValueError) as exc:        # ValueError: a NUL in the name
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise SaveError(f"cannot read '{path}': {reason}", code="save/io") from None
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise SaveError(f"'{path}' is not a save file: {type(exc).__name__}") from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveError(f"'{path}' is not a save file")
+    if data.get("version") != SAVE_VERSION:
+        raise SaveError(f"'{path}' is a version {data.get('version')} save; "
+                        f"this program reads version {SAVE_VERSION}")
+    return data
+
+
 def read_save(game, path: str):
     """A save file checked against `game`: (states, actions, data).
 
     The history is replayed from the deal and must arrive at the saved state,
     which catches a save edited by hand or made by another engine version.
     """
-    try:
-        with open(path, encoding="utf-8") as file:
-            data = json.load(file)
-    except OSError as exc:
-        raise SaveError(f"cannot read '{path}': {exc.strerror}", code="save/io") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SaveError(f"'{path}' is not a save file: {exc}") from None
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SaveError(f"'{path}' is not a save file")
-    if data.get("version") != SAVE_VERSION:
-        raise SaveError(f"'{path}' is a version {data.get('version')} save; "
-                        f"this program reads version {SAVE_VERSION}")
+    data = _read_json(path)
     if data.get("game") != game.name:
         raise SaveMismatch(f"'{path}' is a save of '{data.get('game')}', not of '{game.name}'")
     if _normal(data.get("options")) != _normal(game.options):
