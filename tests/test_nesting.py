@@ -52,11 +52,11 @@ def minus_signs(n):
 
 # kind, rulebook of nesting n, the deepest n accepted (measured), where a refusal points
 KINDS = [
-    pytest.param(else_if_chain, 47, (103, 9), id="else-if-chain"),
-    pytest.param(nested_blocks, 47, (56, 102), id="nested-blocks"),
-    pytest.param(nested_lists, 95, (10, 112), id="nested-lists"),
-    pytest.param(long_sum, 97, (10, 11), id="long-sum"),
-    pytest.param(minus_signs, 96, (10, 108), id="minus-signs"),
+    pytest.param(else_if_chain, 97, (203, 9), id="else-if-chain"),
+    pytest.param(nested_blocks, 97, (106, 202), id="nested-blocks"),
+    pytest.param(nested_lists, 195, (10, 212), id="nested-lists"),
+    pytest.param(long_sum, 197, (10, 11), id="long-sum"),
+    pytest.param(minus_signs, 196, (10, 208), id="minus-signs"),
 ]
 
 

@@ -77,3 +77,20 @@ def test_advance_refuses_an_illegal_action_and_changes_nothing():
     with pytest.raises(IllegalAction):
         game.advance(other, foreign)
     assert saved(game, other) == before
+
+
+def test_advance_refuses_what_apply_refuses():
+    from interpreter import Action
+    from interpreter.errors import GameOver, NotYourTurn
+    game = game_of(ROOT / "rulebooks" / "kuhn-poker.rules")
+    state = game.new_game(players=2, seed=1)
+    before = saved(game, state)
+    waiting = 1 - game.to_move(state)[0]
+    with pytest.raises(NotYourTurn):
+        game.advance(state, Action(waiting, "bet", ()))
+    with pytest.raises(IllegalAction):
+        game.advance(state, "bet")
+    assert saved(game, state) == before
+    over = game.playout(state, random.Random(1))
+    with pytest.raises(GameOver):
+        game.advance(over, Action(0, "bet", ()))

@@ -95,7 +95,9 @@ def unpack(rev: str, into: Path) -> str:
     subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", "-o", str(archive), rev],
                    check=True)
     with tarfile.open(archive) as tar:
-        tar.extractall(into / "tree", filter="data")
+        # a commit of this repository; the "data" filter where Python has it
+        extra = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+        tar.extractall(into / "tree", **extra)
     return name
 
 

@@ -15,8 +15,9 @@ changed game shows as a readable diff; tests/test_golden.py replays them.
 
 The state digest covers everything that the game is made of (zones, where
 each component is, variables, revealed cards, the random generator, round,
-turn, who must decide, events) and leaves out only the machine's own
-position in its compiled blocks, which a new compiler may number otherwise.
+turn, who must decide, events) and leaves out the machine's frames (where
+it is in its compiled blocks, and the local names and loop data it keeps
+there), which a new compiler may lay out otherwise.
 """
 
 from __future__ import annotations
@@ -34,8 +35,13 @@ sys.path.insert(0, str(ROOT))
 from interpreter import load_rulebook  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden"
-SEEDS = (1, 2, 3)          # games a player count of a game
-VARIANT_SEEDS = (1,)       # a variant file changes a rule or two: one game a count
+# Games a player count: seeds 1, 2, … until at least GAMES games and DECISIONS
+# decisions are recorded (a game of a few decisions, such as Kuhn poker, needs
+# many to take every line of play); a variant file changes a rule or two, so
+# fewer. At most MAX_GAMES.
+GAMES, DECISIONS = 3, 60
+VARIANT_GAMES, VARIANT_DECISIONS = 1, 20
+MAX_GAMES = 30
 SHOWN = 40                 # more legal actions than this are kept as a digest
 MAX_DECISIONS = 3000       # a safety cap, far above any shipped game's length
 
@@ -83,10 +89,17 @@ def play(game, players: int, seed: int) -> dict:
 
 def record(path: Path) -> dict:
     game = load_rulebook(str(path))
-    seeds = VARIANT_SEEDS if path.parent.name == "variants" else SEEDS
-    return {"rulebook": str(path.relative_to(ROOT)),
-            "games": [play(game, n, seed) for n in range(game.min_players, game.max_players + 1)
-                      for seed in seeds]}
+    games, decisions = ((VARIANT_GAMES, VARIANT_DECISIONS) if path.parent.name == "variants"
+                        else (GAMES, DECISIONS))
+    out = []
+    for n in range(game.min_players, game.max_players + 1):
+        played, taken = 0, 0
+        while played < MAX_GAMES and (played < games or taken < decisions):
+            rec = play(game, n, played + 1)
+            out.append(rec)
+            played += 1
+            taken += len(rec["decisions"]) - 1
+    return {"rulebook": str(path.relative_to(ROOT)), "games": out}
 
 
 def dumps(rec: dict) -> str:

@@ -4,7 +4,9 @@
 the compiler for each player count) and returns an `engine.Game`: static
 rules with the documented API of docs/api.md — `new_game`, `to_move`,
 `legal_actions`, `apply`, `outcome`, `view`, `parse_action`, and JSON saves.
-States flow in and out; the Game itself holds nothing that changes. This
+States flow in and out; the Game holds nothing of a game's state (only
+scratch counters of the step it is running, so one Game serves one thread
+at a time). This
 folder sits above the compiler and the runtime because it puts them
 together: the compiler builds runtime objects, and the Game calls both.
 

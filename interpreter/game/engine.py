@@ -50,8 +50,9 @@ class Game:
         self.options = self._options(options or {})
         # where the file lies is not part of the rules: a save loads from any folder
         rules = {k: v for k, v in ir.items() if k != "file"}
-        canon = json.dumps({"ir": _without_spans(rules), "options": self.options},
-                           sort_keys=True, separators=(",", ":"))
+        with room_to_nest():        # the IR nests as deep as the rulebook
+            canon = json.dumps({"ir": _without_spans(rules), "options": self.options},
+                               sort_keys=True, separators=(",", ":"))
         self.fingerprint = hashlib.sha256(canon.encode()).hexdigest()[:16]
         self._programs: dict[int, Program] = {}
         # player count -> the state after the setup's steps that every game shares
@@ -158,6 +159,7 @@ class Game:
 
     def _blank(self, prog, rng) -> State:
         """A state before the first statement of the setup."""
+        prog.machine.budget.reset()       # the variables' defaults are formulas too
         lay, players = prog.lay, prog.n
         s = State(players, [[] for _ in lay.zone_list], [-1] * lay.ncomponents,
                   [None] * lay.nvars, [False] * lay.ncomponents, [], rng)
@@ -200,6 +202,24 @@ class Game:
         return found
 
     def apply(self, state: State, action: Action) -> State:
+        binding = self._binding(state, action)
+        m = self.program(state.n).machine
+        s = state.successor()      # no events (they belong to one transition)
+        frames = s.frames
+        self._step(m, s, action, binding)
+        cache = state.cache
+        if cache and len(state.pending) > 1 and not s.over and len(frames) == len(state.frames):
+            g, h = frames[-1], state.frames[-1]
+            if g[0] == h[0] and g[1] == h[1]:
+                # still the same simultaneous step: a pick changes nothing the
+                # others' options depend on, so theirs stay valid
+                pending = s.pending
+                s.cache = {p: opts for p, opts in cache.items()
+                           if p != action.player and p in pending}
+        return s
+
+    def _binding(self, state: State, action) -> object:
+        """What a legal action binds; raises the error an illegal one earns."""
         if state.over:
             raise GameOver("the game is over; no more actions")
         if not isinstance(action, Action):
@@ -212,10 +232,11 @@ class Game:
         if binding is _ILLEGAL:
             raise IllegalAction(f"'{action}' is not a legal action for P{action.player} now",
                                 hint="list the legal actions to see what is allowed")
-        m = self.program(state.n).machine
-        s = state.successor()      # no events (they belong to one transition)
-        frames = s.frames
-        f = frames[-1]
+        return binding
+
+    def _step(self, m, s: State, action: Action, binding) -> None:
+        """Takes a legal action in `s`, which becomes the next state."""
+        f = s.frames[-1]
         stmt = m.blocks[f[0]].stmts[f[1]]
         s.decisions += 1
         s.pending = ()
@@ -225,43 +246,23 @@ class Game:
         except (RuleError,) + _FORMULA_ERRORS as e:
             raise _rule_failure(m, stmt.at, e) from None
         m.run(s)
-        cache = state.cache
-        if cache and len(state.pending) > 1 and not s.over and len(frames) == len(state.frames):
-            g, h = frames[-1], state.frames[-1]
-            if g[0] == h[0] and g[1] == h[1]:
-                # still the same simultaneous step: a pick changes nothing the
-                # others' options depend on, so theirs stay valid
-                pending = s.pending
-                s.cache = {p: opts for p, opts in cache.items()
-                           if p != player and p in pending}
-        return s
 
     # -- the search players' fast path ---------------------------------------
     def advance(self, state: State, action: Action) -> None:
         """`apply` for a scratch state of a search player: `state` itself
         becomes the next state, with no copy. The state must be the caller's
         own (a sampled one, or a copy); anything else that holds it sees it
-        change. The action must be legal, as `apply` checks."""
-        binding = self._bindings(state, action.player).get(action, _ILLEGAL)
-        if binding is _ILLEGAL:
-            raise IllegalAction(f"'{action}' is not a legal action for P{action.player} now")
+        change. An action `apply` refuses is refused the same way, and the
+        state is left as it was."""
+        binding = self._binding(state, action)
         self._advance(self.program(state.n).machine, state, action, binding)
 
     def _advance(self, m, s: State, action: Action, binding) -> None:
         if s.shared:
             s.own_board()
-        f = s.frames[-1]
-        stmt = m.blocks[f[0]].stmts[f[1]]
-        s.decisions += 1
-        s.pending = ()
         s.cache = None
         s.events = []
-        m.budget.reset()
-        try:            # as `running_rules`, without a context manager
-            stmt.resolve(m, s, f, action, binding)
-        except (RuleError,) + _FORMULA_ERRORS as e:
-            raise _rule_failure(m, stmt.at, e) from None
-        m.run(s)
+        self._step(m, s, action, binding)
 
     def playout(self, state: State, rng, limit: int = 10_000) -> State:
         """A random game from `state` to its end (or `limit` decisions): the
@@ -335,6 +336,7 @@ class Game:
 
     def parse_action(self, state: State, player: int, text: str) -> Action:
         actions = self.legal_actions(state, player)
+        self.program(state.n).machine.budget.reset()     # explaining a refusal evaluates
         wanted = " ".join(str(text).split()).lower()
         if wanted.isdigit():
             k = int(wanted)

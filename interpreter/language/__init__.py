@@ -2,12 +2,14 @@
 
 A file (or a game's name) flows in; plain-JSON IR flows out, or every error
 found, each with its code and file:line:column. `loader` runs the gates in
-order: `syntax` parses with Lark into an AST with spans (`syntax_errors`
-turns Lark's failures into coded errors with hints), `variants` merges a
-variant file into its base, `checks` and `checks_declarations` resolve every
-name and collect *all* the problems while they build the IR (`flow` finds
-unreachable phases and recursive defines, `data` reads and schema-checks
-the component data files), and `schema` validates the IR against
+order: `syntax` parses with Lark into an AST with spans, refusing nesting
+deeper than the later stages can walk (`syntax_errors` turns Lark's
+failures into coded errors with hints), `variants` merges a variant file
+into its base, `checks` and `checks_declarations` resolve every name and
+collect *all* the problems while they build the IR (`flow` finds
+unreachable phases and recursive defines, and bounds how deep and how large
+a define is through the defines it uses; `data` reads and schema-checks the
+component data files), and `schema` validates the IR against
 `schemas/rulebook.schema.json`. Nothing here runs a rule.
 
 May import: `interpreter.errors` and `interpreter.stdlib` (the builtin

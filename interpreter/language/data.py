@@ -93,8 +93,13 @@ def _construct_sequence(loader, node):
     return _LocatedList(items, *_mark(node), [_span(n) for n in node.value])
 
 
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+class _PyLineLoader(yaml.SafeLoader):
+    """The same loader over PyYAML's own parser, for its fuller messages."""
+
+
+for _loader in {_LineLoader, _PyLineLoader}:
+    _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
 def _picked(records: list, columns: list) -> list:
@@ -211,7 +216,16 @@ def _read_yaml(path: Path, shown: str):
         raise FileNotReadable(f"cannot read data file '{shown}': {reason}", None,
                               hint="the path is relative to the rulebook's folder") from None
     try:
-        return yaml.load(text, Loader=_LineLoader)
+        try:
+            return yaml.load(text, Loader=_LineLoader)
+        except yaml.YAMLError:
+            if _LineLoader is _PyLineLoader:
+                raise
+            # libyaml's messages leave details out: PyYAML's say more
+            return yaml.load(text, Loader=_PyLineLoader)
+    except RecursionError:
+        raise RulebookErrors([DataFileError(f"'{shown}' nests its lists and maps too deep",
+                                            Span(shown, 1, 1))]) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         span = Span(shown, mark.line + 1, mark.column + 1) if mark else Span(shown, 1, 1)

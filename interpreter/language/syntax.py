@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
+import threading
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
@@ -25,10 +26,10 @@ from .syntax_errors import IndentationProblem, syntax_error
 
 GRAMMAR_DIR = Path(__file__).resolve().parents[2] / "grammar"
 # How deep the parse tree may nest (a formula's operators, lists, blocks,
-# 'else if' chains): five times the deepest shipped rulebook, and shallow
-# enough that every later stage, each of which walks the tree by recursion,
-# stays well inside Python's stack.
-MAX_NESTING = 100
+# 'else if' chains): ten times the deepest shipped rulebook (a sum of about
+# 190 terms), and shallow enough that every later stage, each of which walks
+# the tree by recursion, stays well inside Python's stack.
+MAX_NESTING = 200
 # Python frames the deepest stage (the IR's schema check) spends on one level
 # of the tree, with room to spare; see `room_to_nest`.
 FRAMES_A_LEVEL = 20
@@ -555,20 +556,33 @@ def parse(text: str, filename: str = "<rulebook>") -> dict:
         raise SyntaxErrorInRulebook(e.message, Span(filename, e.line, e.column, e.line, e.column + 1),
                                     hint=e.hint) from None
     _check_nesting(tree, filename)
-    return _ToAst().transform(tree)
+    with room_to_nest():
+        return _ToAst().transform(tree)
+
+
+_ROOM = threading.Lock()
+_rooms = [0, 0]         # loads under way, the limit before the first of them
 
 
 @contextlib.contextmanager
 def room_to_nest():
     """Python's stack deep enough for the stages that walk a tree by
-    recursion (checks, schema, compiler), on a tree of at most MAX_NESTING
-    levels, wherever they are called from; the old limit comes back after."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, old + MAX_NESTING * FRAMES_A_LEVEL))
+    recursion (the AST, checks, schema, compiler), on a tree of at most
+    MAX_NESTING levels, wherever they are called from. The limit is raised
+    while any load is under way, in any thread, and comes back after the
+    last one."""
+    with _ROOM:
+        if _rooms[0] == 0:
+            _rooms[1] = sys.getrecursionlimit()
+            sys.setrecursionlimit(_rooms[1] + MAX_NESTING * FRAMES_A_LEVEL)
+        _rooms[0] += 1
     try:
         yield
     finally:
-        sys.setrecursionlimit(old)
+        with _ROOM:
+            _rooms[0] -= 1
+            if _rooms[0] == 0:
+                sys.setrecursionlimit(_rooms[1])
 
 
 def _check_nesting(tree: Tree, filename: str) -> None:

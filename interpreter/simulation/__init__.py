@@ -1,7 +1,7 @@
 """Simulation: many games with chosen players, and what a designer reads.
 
 A `simulate.Plan` (who sits where, seeds, budgets) flows in; per-game
-records flow out, merged in game order into a JSON report (win rates with
+records flow out, tallied as they come into a JSON report (win rates with
 intervals, scores, lengths, actions taken) or a paired comparison of two
 rulebooks. `parallel` spreads the games over processes or a Ray cluster
 (Ray imported only then), so reports are the same with any number of

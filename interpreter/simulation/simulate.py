@@ -5,10 +5,11 @@ budgets. Game `i` is dealt with seed ``seed + i`` and the AI of seat `s` in
 it draws from a generator seeded by ``(seed, i, s)``, so every game can be
 played alone, in any order, on any worker, and come out the same. A game's
 `GameRecord` (winners, scores, length, actions taken by name) is all that
-travels back from a worker; `summarize` builds the report from the records
-sorted by game, so the report does not depend on how many workers played.
-`compare` pairs two such runs game by game. Everything here goes through the
-public engine API (docs/api.md) and draws nothing; `interpreter.simulation.parallel`
+travels back from a worker. A `Tally` takes the records as they come, in any
+order, and keeps only counts, with exact sums, so the report depends neither
+on how many workers played nor on how many games (for memory); a `Pairing`
+pairs two such runs game by game. Everything here goes through the public
+engine API (docs/api.md) and draws nothing; `interpreter.simulation.parallel`
 spreads the games over processes or a Ray cluster.
 """
 
