@@ -25,6 +25,7 @@ from ..errors import CommandError, FileNotReadable, OptionError, RulebookError, 
 from .render import player_label
 from ..ai.players import KINDS as AI_KINDS
 from .repl import Repl, save_header
+from .rules import rules_text
 from ..simulation.parallel import BACKENDS, Source
 from ..simulation.parallel import run as run_games
 from .reports import print_comparison, print_coverage, print_simulation, say
@@ -163,7 +164,7 @@ def cmd_play(args) -> int:
         return resume(args)
     if args.game is None:
         raise CommandError("play needs a game, or --load FILE to resume a saved one",
-                           hint="rulebook play hanamikoji --players 2")
+                           hint="rulebook play GAME --players N, or rulebook play --load SAVE")
     game = load_game(args.game, options_of(args))
     players = player_count(game, args)
     ai = dict(args.ai or [])
@@ -360,6 +361,12 @@ def cmd_show(args) -> int:
     return 0
 
 
+def cmd_rules(args) -> int:
+    from rich.markdown import Markdown
+    Console().print(Markdown(rules_text(args.game)))
+    return 0
+
+
 # -- the parser ----------------------------------------------------------------
 
 def build_parser() -> ArgumentParser:
@@ -428,6 +435,10 @@ def build_parser() -> ArgumentParser:
                      help="set an option of the variant only (repeatable)")
     simulation_options(cmp)
     cmp.set_defaults(run=cmd_compare)
+
+    rules = sub.add_parser("rules", help="the rules of a game, written for players")
+    rules.add_argument("game", metavar="GAME|FILE")
+    rules.set_defaults(run=cmd_rules)
 
     show = sub.add_parser("show", help="print a rulebook's compiled form")
     game_options(show, "file", "FILE")

@@ -25,12 +25,14 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from rich.console import Console
+from rich.markdown import Markdown
 
 from ..errors import ActionError, CommandError, RulebookError, SaveError, SaveMismatch
 from ..errors import render as render_error
 from ..ai.players import KINDS as AI_KINDS
 from ..ai.players import make_player
 from .render import TableView, action_forms, player_label
+from .rules import rules_text
 
 SAVE_FORMAT = "rulebook-save"
 SAVE_VERSION = 1
@@ -45,6 +47,7 @@ Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the
   log         the actions so far, as you may see them
   save FILE   write the game to FILE (JSON)
   load FILE   continue a game saved with 'save' (or start with: rulebook play --load FILE)
+  rules       the rules of the game, for players
   help        this text
   quit        leave the game (offers to save it first)"""
 
@@ -88,7 +91,7 @@ class Repl:
         self.forms = {a["name"]: [p["name"] for p in a.get("params") or ()]
                       for a in game.ir["actions"]}
         self.commands = {"undo": self.undo, "log": self.log, "save": self.save,
-                         "load": self.load, "help": self.help,
+                         "load": self.load, "help": self.help, "rules": self.rules,
                          "quit": self.quit, "exit": self.quit}
 
     # -- the loop -------------------------------------------------------------
@@ -303,6 +306,11 @@ class Repl:
 
     def quit(self, _arg: str) -> None:
         self.leave("Leaving")
+
+    def rules(self, _arg: str) -> None:
+        """The rules for players (docs/games/); the game's view comes back after."""
+        self.console.print(Markdown(rules_text(self.rulebook)))
+        self.stale = True
 
     def undo(self, _arg: str) -> None:
         """Back to the latest earlier state where a human decided."""
