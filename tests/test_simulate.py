@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import random
 import sys
 from pathlib import Path
 
@@ -349,3 +350,35 @@ def test_a_comparison_is_paired_as_the_records_arrive(hanamikoji):
 def test_chunks_are_made_as_they_are_sent():
     todo = parallel.iter_chunks(10 ** 12, 2, 1)          # a list of these would not fit
     assert next(todo) == (0, 0, parallel.MAX_CHUNK)
+
+
+def _describe_by_list(xs):
+    """The summary worked out from the list itself, as a reader would: the
+    oracle for the counts-based statistics of the reports."""
+    s = sorted(xs)
+    n = len(s)
+    m = math.fsum(s) / n if n else 0.0
+    sd = math.sqrt(math.fsum((x - m) ** 2 for x in s) / (n - 1)) if n > 1 else 0.0
+
+    def q(p):
+        if not s:
+            return 0.0
+        pos = p * (n - 1)
+        lo = math.floor(pos)
+        hi = min(lo + 1, n - 1)
+        return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+    return n, m, sd, [q(p) for p in (0.1, 0.25, 0.5, 0.75, 0.9)]
+
+
+def test_statistics_from_counts_equal_those_of_the_lists():
+    rng = random.Random(5)
+    for trial in range(400):
+        size = rng.randrange(0, 40)
+        xs = ([rng.randrange(-3, 30) for _ in range(size)] if trial % 3 == 0 else
+              [rng.choice([0.0, 1.0, 0.5, 1 / 3]) for _ in range(size)] if trial % 3 == 1 else
+              [rng.random() * 50 for _ in range(size)])
+        got = stats.describe(xs)
+        n, m, sd, qs = _describe_by_list(xs)
+        assert (got["n"], got["mean"], got["sd"]) == (n, m, sd)
+        assert list(got["quantiles"].values()) == qs
+        assert sum(got["histogram"]["counts"]) == n
