@@ -17,6 +17,7 @@ from ..runtime.choices import key_function
 from .compiled import Compiled
 from .expressions import ExprCompiler, describe, family
 from ..runtime.layout import Layout, build_layout
+from ..runtime.views import show_value
 from ..stdlib.types import ANY, PLAYER, elem, list_of
 from .optimise import draws, names_read
 
@@ -32,6 +33,24 @@ class Program:
     winners: Compiled | None
     defaults: list             # [(slot, fn)] evaluated at new_game
     exprs: ExprCompiler
+
+
+def _told(fn, type_: str, lay: Layout):
+    """(state, env) -> the text of a value as an announcement says it: a
+    player as P0, a component by its name, a cell as (x,y), yes/no, none,
+    the items of a list one after the other."""
+    def text(value) -> str:
+        if value is None:
+            return "none"
+        if value is True or value is False:
+            return "yes" if value else "no"
+        if isinstance(value, list):
+            return " ".join(text(v) for v in value)
+        return str(value)
+
+    def told(s, env):
+        return text(show_value(fn(s, env), type_, lay))
+    return told
 
 
 def table_values(ir: dict, n: int) -> dict:
@@ -334,6 +353,17 @@ class Compiler:
         spec = self.choice(s["var"], s["choice"], {**scope, s["player_var"]: PLAYER})
         scope[s["var"]] = list_of(spec.value_type)
         return dc.EachChooses(s["at"], s["player_var"], players, spec)
+
+    def s_announce(self, s, scope):
+        pieces = []
+        for part in s["parts"]:
+            if "node" not in part:
+                pieces.append(part["text"])
+                continue
+            c = self.expr(part, scope)
+            pieces.append(_told(c.fn, c.type, self.lay))
+        to = self.player(s["to"], scope, "who is told") if s["to"] is not None else None
+        return st.Announce(s["at"], pieces, to)
 
     def s_rotate(self, s, scope):
         return st.Rotate(s["at"], self.lay.zones[s["zone"]].base,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from pathlib import Path
 from typing import Iterable
 
@@ -435,6 +436,48 @@ class Checker(DeclarationChecks):
         elif zone["index"] != "player":
             self.error(WrongType, f"'rotate' passes a zone of each player; '{s['zone']}' is not one",
                        s["zone_at"])
+
+    def stmt_announce(self, s, scope, ctx):
+        """`announce "TEXT" [to P]`: each {name} of TEXT is a value, checked
+        like a name in a formula, at its own column; {{ and }} are braces."""
+        line, column = s["text_at"][0], s["text_at"][1] + 1    # past the opening quote
+        parts, text, i = [], s["text"], 0
+        literal = []
+        while i < len(text):
+            pair = text[i:i + 2]
+            if pair in ("{{", "}}"):
+                literal.append(pair[0])
+                i += 2
+                continue
+            if text[i] == "{":
+                end = text.find("}", i)
+                name = text[i + 1:end] if end > 0 else ""
+                if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                    self.error(InvalidDeclaration, "a placeholder of 'announce' is one name in "
+                               "braces: {name}", [line, column + i, line, column + i + 1],
+                               hint="work the value out first with 'let NAME = …'; write {{ for a "
+                                    "brace")
+                    return
+                if literal:
+                    parts.append({"text": "".join(literal)})
+                    literal = []
+                node = {"node": "name", "name": name,
+                        "at": [line, column + i + 1, line, column + end]}
+                self.expr(node, scope)
+                parts.append(node)
+                i = end + 1
+                continue
+            if text[i] == "}":
+                self.error(InvalidDeclaration, "a '}' of 'announce' closes no placeholder",
+                           [line, column + i, line, column + i + 1], hint="write }} for a brace")
+                return
+            literal.append(text[i])
+            i += 1
+        if literal:
+            parts.append({"text": "".join(literal)})
+        s["parts"] = parts
+        if s["to"] is not None:
+            self.expr(s["to"], scope)
 
     def stmt_grant(self, s, scope, ctx):
         self._permission_step(s, scope, "to")

@@ -442,6 +442,10 @@ class _ToAst(Transformer):
     def rotate_stmt(self, meta, c):
         return _node("rotate", meta, zone=str(c[0]), zone_at=_tok_at(c[0]), by=c[1])
 
+    def announce_stmt(self, meta, c):
+        text, to = c
+        return _node("announce", meta, text=str(text)[1:-1], text_at=_tok_at(text), to=to)
+
     def grant_stmt(self, meta, c):
         return _node("grant", meta, name=str(c[0]), name_at=_tok_at(c[0]), player=c[1])
 

@@ -376,6 +376,25 @@ class Permission(Stmt):
                                               f"permission {self.name}"})
 
 
+class Announce(Stmt):
+    """'announce "TEXT" [to P]': an event of the transition, its text made
+    of literal pieces and of the values of its placeholders; told to P alone
+    when it names P (the views show it to P only)."""
+
+    __slots__ = ("pieces", "to")
+
+    def __init__(self, at, pieces, to):
+        self.at, self.pieces, self.to = at, pieces, to
+
+    def run(self, m, s, f):
+        env = f[2]
+        text = "".join(p if type(p) is str else p(s, env) for p in self.pieces)
+        event = {"event": "announce", "text": text}
+        if self.to is not None:
+            event["to"] = self.to(s, env)
+        s.events.append(event)
+
+
 class Let(Stmt):
     __slots__ = ("name", "value")
 
@@ -573,7 +592,7 @@ class Rotate(Stmt):
 
 
 # statements that never suspend and push no frame
-_PLAIN = (Move, Deal, Shuffle, Reveal, SetSlot, Let, NewRound, Requires, Rotate)
+_PLAIN = (Move, Deal, Shuffle, Reveal, SetSlot, Let, NewRound, Requires, Rotate, Announce)
 
 
 __all__ = ["Machine", "ANY", "comp_type", "list_of"]

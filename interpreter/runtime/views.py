@@ -310,7 +310,7 @@ def view(game, s, viewer) -> dict:
         "grids": _boards(game, prog, s),
         "used": used,
         "outcome": None,
-        "events": [dict(e) for e in s.events],
+        "events": [dict(e) for e in s.events if e.get("to", viewer) == viewer],
     }
     if viewer is not None and viewer in game.to_move(s):
         out["actions"] = [str(a) for a in game.legal_actions(s, viewer)]

@@ -247,10 +247,13 @@ class Repl:
         self.states.append(self.game.apply(self.state, action))
         self.actions.append(action)
         self.stale = True
-        # cards the rules showed to everybody on the way (they may be gone
-        # from the table by the next decision)
+        # what the rules showed or told on the way (cards may be gone from
+        # the table by the next decision); what is told to one player alone
+        # waits for that player's screen in hot-seat play
+        viewer = self.humans[0] if len(self.humans) == 1 else None
         for event in self.state.events:
-            self.say(event["text"])
+            if event.get("to", viewer) == viewer:
+                self.say(event["text"])
 
     def ai_move(self, player: int) -> None:
         # The AI decides from its own view only, like a human at the table.
@@ -277,8 +280,12 @@ class Repl:
 
     def show(self, player: int) -> None:
         actions = self.game.legal_actions(self.state, player)
-        self.console.print(TableView(self.game.view(self.state, player),
-                                     [str(a) for a in actions], self.forms))
+        view = self.game.view(self.state, player)
+        if len(self.humans) > 1:
+            for event in view["events"]:
+                if "to" in event:           # told to this player alone
+                    self.say(event["text"])
+        self.console.print(TableView(view, [str(a) for a in actions], self.forms))
         self.stale = False
 
     def show_end(self) -> None:
