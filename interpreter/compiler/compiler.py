@@ -33,6 +33,13 @@ class Program:
     winners: Compiled | None
     defaults: list             # [(slot, fn)] evaluated at new_game
     exprs: ExprCompiler
+    parts: list                # [(label, Compiled)]: the named parts of the score
+    steps: list                # the tie-break steps' names, in order
+
+
+def _source_words(key: dict) -> str:
+    """A tie-break step without a label: 'most …' or 'fewest …' and its place."""
+    return f"{key['node']} (tie-break at line {key['at'][0]})"
 
 
 def _told(fn, type_: str, lay: Layout):
@@ -105,6 +112,9 @@ class Compiler:
         score = self.expr(scoring["score"], {"p": PLAYER})
         tie = [(1 if k["node"] == "most" else -1, self.expr(k["expr"], {"p": PLAYER}))
                for k in scoring["tie_break"]]
+        parts = [(q["label"], self.expr(q["expr"], {"p": PLAYER}))
+                 for q in scoring.get("parts", [])]
+        steps = [k.get("label") or _source_words(k) for k in scoring["tie_break"]]
         winners = self.expr(scoring["winners"], {}) if scoring["winners"] else None
         defaults = []
         for comp in ir["components"]:
@@ -119,7 +129,8 @@ class Compiler:
             value = self.fn(v["default"], {}) if v["default"] is not None else None
             for k in range(slot.count):
                 defaults.append((slot.base + k, value))
-        return Program(self.n, lay, self.m, self.actions, score, tie, winners, defaults, self.ex)
+        return Program(self.n, lay, self.m, self.actions, score, tie, winners, defaults, self.ex,
+                       parts, steps)
 
     # -- actions ---------------------------------------------------------------
     def _declare_action(self, a):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from typing import Optional
 from pathlib import Path
 
 from ..compiler.compiler import Program, compile_program
@@ -29,15 +30,25 @@ SAVE_FORMAT = "rulebook-save/1"
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a game: a score per player, players best first, winners."""
+    """The end of a game: a score per player, players best first, winners;
+    each player's named parts of the score ({label: value}, the rulebook's
+    `part` lines) and tie-break values, and what decided: "score", a
+    tie-break step's name, "winners" (the rulebook's own rule), or "tie"
+    (nothing told the winners apart from everybody)."""
 
     scores: tuple
     ranking: tuple
     winners: tuple
+    parts: tuple = ()
+    tie_breaks: tuple = ()         # per player, the value of each tie-break step
+    steps: tuple = ()              # the tie-break steps' names
+    decided_by: Optional[str] = None
 
     def to_json(self) -> dict:
         return {"scores": list(self.scores), "ranking": list(self.ranking),
-                "winners": list(self.winners)}
+                "winners": list(self.winners), "parts": [dict(p) for p in self.parts],
+                "tie_breaks": [list(t) for t in self.tie_breaks],
+                "steps": list(self.steps), "decided_by": self.decided_by}
 
 
 class Game:
@@ -306,16 +317,20 @@ class Game:
         scores = self.scores(state)
         prog.machine.budget.reset()
         with running_rules(prog.machine, prog.score.at):
-            keys = {p: tuple(sign * c.fn(state, {"p": p}) for sign, c in prog.tie_break)
+            values = {p: tuple(c.fn(state, {"p": p}) for _, c in prog.tie_break) for p in players}
+            keys = {p: tuple(sign * v for (sign, _), v in zip(prog.tie_break, values[p]))
                     for p in players}
             full = {p: (scores[p],) + keys[p] for p in players}
             if prog.winners is not None:
                 winners = tuple(sorted(set(_as_list(prog.winners.fn(state, {})))))
+            parts = tuple({label: c.fn(state, {"p": p}) for label, c in prog.parts}
+                          for p in players)
         if prog.winners is None:
             best = max(full.values())
             winners = tuple(p for p in players if full[p] == best)
         ranking = tuple(sorted(players, key=lambda p: (p not in winners, _neg(full[p]), p)))
-        return Outcome(scores, ranking, winners)
+        return Outcome(scores, ranking, winners, parts, tuple(values[p] for p in players),
+                       tuple(prog.steps), _decided_by(prog, full, winners, ranking))
 
     def source_of(self, span) -> str | None:
         """The text of the rulebook file a span points into (this rulebook, a
@@ -441,6 +456,20 @@ class running_rules:
         if isinstance(error, (RuleError,) + _FORMULA_ERRORS):
             raise _rule_failure(self.machine, self.at, error) from None
         return False
+
+
+def _decided_by(prog, full: dict, winners: tuple, ranking: tuple) -> str:
+    """What told the winners apart from the best of the others: the score,
+    the first tie-break step where they differ, the rulebook's own rule for
+    winners, or nothing ("tie": everybody won)."""
+    if prog.winners is not None:
+        return "winners"
+    others = [p for p in ranking if p not in winners]
+    if not others:
+        return "tie"
+    ours, theirs = full[winners[0]], full[others[0]]
+    step = next(i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b)
+    return "score" if step == 0 else prog.steps[step - 1]
 
 
 def _as_list(value) -> list:

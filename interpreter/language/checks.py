@@ -303,7 +303,7 @@ class Checker(DeclarationChecks):
         if len(scorings) > 1:
             self.error(DuplicateName, "more than one 'scoring' section", scorings[1]["at"],
                        hint=f"the first is at line {scorings[0]['at'][0]}")
-        out = {"score": None, "tie_break": [], "winners": None, "public": False}
+        out = {"score": None, "parts": [], "tie_break": [], "winners": None, "public": False}
         if not scorings:
             self.error(InvalidDeclaration, "the rulebook has no 'scoring' section", ast["at"],
                        hint="add 'scoring' with at least 'score = …'")
@@ -320,6 +320,12 @@ class Checker(DeclarationChecks):
                         self.error(InvalidDeclaration, f"unknown score flag '{part['flag']}'",
                                    part["flag_at"], hint=did_you_mean(part["flag"], ["public"])
                                    or "write 'score = …, public' to show the scores to everybody")
+            elif kind == "part":
+                self.expr(part["expr"], {"p"})
+                if any(q["label"] == part["label"] for q in out["parts"]):
+                    self.error(DuplicateName, f"two parts of the score are named "
+                               f"'{part['label']}'", part["label_at"])
+                out["parts"].append(part)
             elif kind == "tie_break":
                 for key in part["keys"]:
                     self.expr(key["expr"], {"p"})

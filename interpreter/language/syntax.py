@@ -152,6 +152,15 @@ def _node(kind, meta, **fields):
     return fields
 
 
+def _tie_key(kind, meta, c):
+    """most/fewest FORMULA [as "LABEL"]: the label names the step at the end."""
+    expr, label = c
+    node = _node(kind, meta, expr=expr)
+    if label is not None:
+        node["label"], node["label_at"] = str(label)[1:-1], _tok_at(label)
+    return node
+
+
 def _name(tok):
     return str(tok) if tok is not None else None
 
@@ -361,14 +370,17 @@ class _ToAst(Transformer):
         return _node("score", meta, expr=c[0], flag=None if flag is None else str(flag),
                      flag_at=None if flag is None else _tok_at(flag))
 
+    def part_rule(self, meta, c):
+        return _node("part", meta, label=str(c[0])[1:-1], label_at=_tok_at(c[0]), expr=c[1])
+
     def tie_break_rule(self, meta, keys):
         return _node("tie_break", meta, keys=keys)
 
     def most(self, meta, c):
-        return _node("most", meta, expr=c[0])
+        return _tie_key("most", meta, c)
 
     def fewest(self, meta, c):
-        return _node("fewest", meta, expr=c[0])
+        return _tie_key("fewest", meta, c)
 
     def winners_rule(self, meta, c):
         return _node("winners", meta, expr=c[0])

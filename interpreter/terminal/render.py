@@ -405,21 +405,58 @@ def _by_player(value) -> list:
 
 @dataclass
 class OutcomeView:
-    """The end of a game: scores, ranking and winners."""
+    """The end of a game: scores, ranking and winners, and when the rulebook
+    names them, each player's parts of the score and tie-break values in a
+    table, with what decided."""
 
     scores: Any
     winners: Sequence
     ranking: Sequence = ()
+    parts: Sequence = ()
+    tie_breaks: Sequence = ()
+    steps: Sequence = ()
+    decided_by: Optional[str] = None
 
     @classmethod
     def of(cls, outcome) -> "OutcomeView":
         """From the engine's Outcome or the `outcome` of a view."""
         get = outcome.get if isinstance(outcome, dict) else \
             (lambda key: getattr(outcome, key, None))
-        return cls(get("scores"), list(get("winners") or ()), list(get("ranking") or ()))
+        return cls(get("scores"), list(get("winners") or ()), list(get("ranking") or ()),
+                   list(get("parts") or ()), list(get("tie_breaks") or ()),
+                   list(get("steps") or ()), get("decided_by"))
+
+    def breakdown(self) -> Optional[Table]:
+        """Players down, score, parts and tie-break steps across."""
+        labels = list(self.parts[0]) if self.parts and self.parts[0] else []
+        if not labels and not self.steps:
+            return None
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+        for header in ["player", "score", *labels, *self.steps]:
+            table.add_column(header, justify="left" if header == "player" else "right")
+        scores = dict(_by_player(self.scores))
+        for p in self.ranking if self.ranking else range(len(self.parts)):
+            who = player_label(p)
+            row = [who + (" *" if p in self.winners else ""), value_text(scores.get(who))]
+            row += [value_text(self.parts[p].get(label)) for label in labels] if self.parts else []
+            row += [value_text(v) for v in (self.tie_breaks[p] if self.tie_breaks else ())]
+            table.add_row(*row)
+        return table
+
+    def decided(self) -> Optional[str]:
+        if self.decided_by in (None, "score"):
+            return "Decided by the score." if self.decided_by else None
+        if self.decided_by == "winners":
+            return "Decided by the rulebook's rule for the winners."
+        if self.decided_by == "tie":
+            return "Nothing told the players apart."
+        return f"The scores were level; decided by: {self.decided_by}."
 
     def __rich__(self) -> RenderableType:
         lines = [Text("Game over.", style="bold")]
+        table = self.breakdown()
+        if table is not None:
+            lines.append(table)
         scores = _by_player(self.scores)
         if scores:
             lines.append(Text("Scores: " + ", ".join(
@@ -435,6 +472,8 @@ class OutcomeView:
             lines.append(Text(f"Winners (shared): {', '.join(names)}", style="bold"))
         else:
             lines.append(Text("No winner.", style="bold"))
+        if self.decided() is not None:
+            lines.append(Text(self.decided()))
         return Group(*lines)
 
 
