@@ -820,7 +820,7 @@ def test_HK_D3_variant_reveal_is_seen_in_a_round_that_does_not_end_the_game():
     for viewer in (0, 1, None):
         events = g.view(after, viewer)["events"]
         shown = {e["zone"]: e["cards"] for e in events if e["event"] == "reveal"}
-        assert set(shown) == {"trade_off(P0)", "trade_off(P1)"}
+        assert set(shown) == {"secret(P0)", "secret(P1)", "trade_off(P0)", "trade_off(P1)"}
         for p in (0, 1):     # the last action may still be the trade-off itself
             assert len(shown[f"trade_off(P{p})"]) == 2
             assert not traded[p] or shown[f"trade_off(P{p})"] == traded[p]
@@ -828,7 +828,16 @@ def test_HK_D3_variant_reveal_is_seen_in_a_round_that_does_not_end_the_game():
     s = before_last_action(default, default.new_game(players=2, seed=12), seed=12)
     after = score_round(default, arrange_round_end(default, s, tied, tied,
                                                    as_marks("- - - - - - -")))
-    assert default.view(after, 0)["events"] == []
+    ties = [f"G{i}: P0 {n} – {n} P1, a tie: she stays neutral"
+            for i, n in zip(range(1, 8), tied)]
+    assert default.view(after, 0)["events"] == [
+        {"event": "reveal", "zone": "secret(P0)", "cards": ["G1"],
+         "text": "revealed in secret(P0): G1"},
+        {"event": "reveal", "zone": "secret(P1)", "cards": ["G1"],
+         "text": "revealed in secret(P1): G1"},
+        *({"event": "announce", "text": text} for text in ties),
+        {"event": "announce", "text": "After round 1: P0 0 geisha, 0 charm; P1 0 geisha, 0 charm"},
+        {"event": "announce", "text": "Nobody has 11 charm or 4 geisha: round 2, P1 starts"}]
 
 
 def _perft(hand):

@@ -132,16 +132,20 @@ def test_a_player_never_sees_the_other_card_while_betting(game):
 
 def test_after_a_fold_no_card_is_shown(game):
     for cards in DEALS:
-        for sequence in (("bet", "fold"), ("check", "bet", "fold")):
+        for sequence, told in ((("bet", "fold"), "P1 folds: P0 takes the pot of 3 chips"),
+                               (("check", "bet", "fold"), "P0 folds: P1 takes the pot of 3 chips")):
             s = do(game, dealt(game, cards), *sequence)
             assert not other_card_shown(game, s, 0) and not other_card_shown(game, s, 1)
-            assert game.view(s, None)["events"] == []
+            assert game.view(s, None)["events"] == [{"event": "announce", "text": told}]
 
 
 def test_at_the_showdown_both_cards_are_turned_over_but_not_the_unseen_one(game):
     s = do(game, dealt(game, ("K", "J", "Q")), "check", "bet", "call")
-    shown = {e["zone"]: e["cards"] for e in game.view(s, None)["events"]}
+    events = game.view(s, None)["events"]
+    shown = {e["zone"]: e["cards"] for e in events if e["event"] == "reveal"}
     assert shown == {"hand(P0)": ["K"], "hand(P1)": ["J"]}
+    assert [e for e in events if e["event"] != "reveal"] == [
+        {"event": "announce", "text": "Showdown, K beats J: P0 takes the pot of 4 chips"}]
     deck = next(z for z in game.view(s, 0)["zones"] if z["name"] == "deck")
     assert deck["cards"] is None and not deck.get("revealed")
 

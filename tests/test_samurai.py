@@ -680,7 +680,7 @@ def test_SM_P13_D6_who_sees_what(playouts):
     by nobody (its size by everybody); the board, the settlements and the
     set-aside markers by everybody; captured markers sit in an owner-only
     zone, but each capture is revealed to everybody as it happens (an event
-    naming the taker's zone and the caste). Views do not change when the
+    naming the taker's zone and the caste), and all of them at the end (SM-E2). Views do not change when the
     tiles a viewer cannot see are shuffled."""
     rng = random.Random(0)
     for po in playouts:
@@ -709,7 +709,10 @@ def test_SM_P13_D6_who_sees_what(playouts):
             for e in events:
                 if e["event"] == "reveal" and e["zone"].startswith("captured"):
                     announced[(int(e["zone"][len("captured(P"):-1]))] += len(e["cards"])
-            assert announced == Counter({p: sum(k.values()) for p, k in enumerate(gained) if k})
+            expected = Counter({p: sum(k.values()) for p, k in enumerate(gained) if k})
+            if g.outcome(nxt) is not None:          # SM-E2: at the end everyone reveals their markers
+                expected += Counter({p: sum(captured(g, nxt, p).values()) for p in range(po.n)})
+            assert announced == expected
 
 
 def test_SM_E1_end_conditions_over_playouts(playouts):
