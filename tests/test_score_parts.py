@@ -91,3 +91,21 @@ def test_two_parts_of_one_label_are_refused(tmp_path):
         load_rulebook(str(path))
     error = info.value.errors[0]
     assert error.code == "rulebook/duplicate-name" and error.span.line == 15
+
+
+def test_the_shipped_games_say_why_someone_won():
+    import random
+    expected = {"paris": (["lit", "group", "reserve", "stamps", "postcards"],
+                          ("free cells of one's colour",)),
+                "samurai": ([], ("markers of castes not led", "markers")),
+                "hanamikoji": (["geisha"], ())}
+    for name, (labels, steps) in expected.items():
+        game = load_rulebook(name)
+        state = game.playout(game.new_game(players=game.min_players, seed=4), random.Random(4))
+        out = game.outcome(state)
+        assert list(out.parts[0]) == labels and out.steps == steps, name
+        assert out.decided_by is not None
+    paris = game = load_rulebook("paris")
+    state = game.playout(game.new_game(players=2, seed=4), random.Random(4))
+    out = paris.outcome(state)
+    assert [sum(p.values()) for p in out.parts] == list(out.scores)   # PA-E1 … E5 add up
