@@ -172,8 +172,10 @@ def test_hot_seat_hands_over_and_never_shows_the_other_hand(game):
     assert out.count("Pass the device to") == 2
     before, private = out.split(handover, 1)
     private, leaving = private.split("End of input.")
-    # After the hand-over only P1's own view is printed, exactly as rendered.
-    assert private == "\n" + screen(game, after, p1) + f"P{p1}> \n"
+    # After the hand-over only P1's own view is printed, exactly as rendered,
+    # under P0's last move as P1 may see it.
+    last = f"Last moves: P{p0}: {legal[0].text_for(p1)}\n"
+    assert private == "\n" + last + screen(game, after, p1) + f"P{p1}> \n"
     assert str(legal[0]) not in leaving          # leaving saves the game; it shows no card
     hand = next(z for z in game.view(after, p0)["zones"]
                 if z["name"] == "hand" and z["owner"] == p0)
@@ -296,3 +298,14 @@ def test_paris_draws_the_board_and_refuses_a_placement_naming_its_cell(paris):
     assert "# PA-P1 (a)" in flat                                        # the rule's line
     assert "possible now: (0,0), (0,2)" in flat
     assert [str(a) for a in session.repl.actions[:1]] == [legal[0]]
+
+
+def test_the_other_players_last_moves_stay_on_screen_as_the_viewer_may_see_them(game):
+    state, player, legal = start(game)
+    hidden = next(a for a in legal if a.text_for(1 - player) != str(a))       # HK-P3 secret
+    session = Session(game, ["", str(hidden), ""])
+    out = session.run()
+    other = 1 - player
+    shown = out.split(f"Pass the device to P{other}, press Enter\n", 1)[1]
+    assert f"Last moves: P{player}: {hidden.text_for(other)}" in shown
+    assert str(hidden) not in shown.split("Legal actions")[0]

@@ -285,8 +285,21 @@ class Repl:
             for event in view["events"]:
                 if "to" in event:           # told to this player alone
                     self.say(event["text"])
+        last = self.last_moves(player)
+        if last:
+            self.say("Last moves: " + " · ".join(last))
         self.console.print(TableView(view, [str(a) for a in actions], self.forms))
         self.stale = False
+
+    def last_moves(self, viewer: int) -> list:
+        """Every other player's latest action, as `viewer` may see it, in
+        seat order: what happened since the viewer last decided stays on
+        screen, however long the table above it."""
+        latest: dict = {}
+        for action in self.actions:
+            if action.player != viewer:
+                latest[action.player] = action
+        return [f"{player_label(p)}: {latest[p].text_for(viewer)}" for p in sorted(latest)]
 
     def show_end(self) -> None:
         # The view at the end carries the outcome (scores, ranking, winners).
