@@ -90,13 +90,13 @@ def test_different_seeds_deal_differently(path, n):
     seeds; a game without chance (Othello, Kalah) is the same game for
     every seed."""
     g = game_for(path)
-    starts = {first_deal(g, n, k) for k in range(20)}
-    if None in starts:
-        assert starts == {None}, "some seeds draw and some do not"
+    if first_deal(g, n, 0) is None:          # played to its end without a draw
+        assert first_deal(g, n, 1) is None, "some seeds draw and some do not"
         games = {json.dumps(g.state_to_json(g.new_game(players=n, seed=k))["state"]["zones"])
                  for k in range(5)}
         assert len(games) == 1
         return
+    starts = {first_deal(g, n, k) for k in range(20)}
     if len(starts) < 20:
         every = {first_deal(g, n, k) for k in range(200)}
         assert len(every) < 40, "deals repeat although there are many"
