@@ -279,6 +279,11 @@ def check_consistent(game: Game, state: State) -> None:
 
 # -- playing ----------------------------------------------------------------------
 
+def first_choice(game: Game, state: State, actions) -> object:
+    """A policy: the first legal action, always."""
+    return actions[0]
+
+
 def random_policy(seed: int) -> Policy:
     rng = random.Random(seed)
     return lambda game, state, actions: rng.choice(actions)

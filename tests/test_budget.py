@@ -17,6 +17,7 @@ from interpreter import load_rulebook
 from interpreter.errors import RuleLoop, RulebookErrors
 from interpreter.language import flow
 from interpreter.runtime.budget import MAX_WORK
+from tests import scenario
 
 HEADER = """game "Work"
 players 2
@@ -42,10 +43,7 @@ def load(tmp_path, text):
 
 
 def play(game):
-    state = game.new_game(players=2, seed=1)
-    while game.outcome(state) is None:
-        state = game.apply(state, game.legal_actions(state, game.to_move(state)[0])[0])
-    return game.outcome(state)
+    return game.outcome(scenario.play(game, game.new_game(players=2, seed=1), scenario.first_choice))
 
 
 def test_nested_aggregates_stop_with_rule_loop_at_their_statement(tmp_path):
@@ -107,7 +105,7 @@ def test_define_costs_are_measured_without_recursion():
 def test_the_budget_is_far_above_what_a_shipped_game_needs(name):
     game = load_rulebook(name)
     n = game.max_players
-    budget = game.program(n).machine.budget
+    budget = game.program(n).budget
     state, peak, rng = game.new_game(players=n, seed=3), 0, random.Random(3)
     while game.outcome(state) is None:
         player = game.to_move(state)[0]

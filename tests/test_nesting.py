@@ -11,6 +11,7 @@ import pytest
 from interpreter import load_rulebook
 from interpreter.errors import RulebookErrors
 from interpreter.language.syntax import MAX_NESTING
+from tests import scenario
 
 BASE = """game "Deep"
 players 2
@@ -71,10 +72,7 @@ def from_deep_in_the_stack(frames, run):
 
 
 def play(game):
-    state = game.new_game(players=2, seed=1)
-    while game.outcome(state) is None:
-        state = game.apply(state, game.legal_actions(state, game.to_move(state)[0])[0])
-    return game.outcome(state)
+    return game.outcome(scenario.play(game, game.new_game(players=2, seed=1), scenario.first_choice))
 
 
 @pytest.mark.parametrize("make,deepest,at", KINDS)

@@ -113,7 +113,7 @@ def test_one_or_two_workers_give_the_same_report(tmp_path, capsys):
 
 def test_chunks_cover_every_game_once_per_source():
     for games, workers, sources in ((1, 4, 1), (10, 2, 2), (1000, 3, 1), (7, 1, 2)):
-        got = parallel.chunks(games, workers, sources)
+        got = list(parallel.iter_chunks(games, workers, sources))
         for which in range(sources):
             indices = [i for w, a, b in got if w == which for i in range(a, b)]
             assert indices == list(range(games))

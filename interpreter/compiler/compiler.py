@@ -36,6 +36,12 @@ class Program:
     parts: list                # [(label, Compiled)]: the named parts of the score
     steps: list                # the tie-break steps' names, in order
 
+    @property
+    def budget(self):
+        """The formulas' work in the current step (runtime/budget.py); the
+        Game restarts it at each step of its API."""
+        return self.exprs.budget
+
 
 def _source_words(key: dict) -> str:
     """A tie-break step without a label: 'most …' or 'fewest …' and its place."""
@@ -76,7 +82,7 @@ class Compiler:
         self.n = n
         self.lay = build_layout(ir, n)
         self.ex = ExprCompiler(ir, self.lay, options, table_values(ir, n))
-        self.m = st.Machine(self.lay, ir["file"], self.ex.budget)
+        self.m = st.Machine(self.lay, ir["file"])
         self.actions: dict[str, dc.ActionDef] = {}
         self.action_scopes: dict[str, dict] = {}    # action -> its parameters' types
         self.context = ""

@@ -165,12 +165,13 @@ class Game:
                 raise AssertionError("the opening drew from the generator")
         s = opening.copy()
         s.rng = rng
+        prog.budget.reset()
         prog.machine.run(s)
         return s
 
     def _blank(self, prog, rng) -> State:
         """A state before the first statement of the setup."""
-        prog.machine.budget.reset()       # the variables' defaults are formulas too
+        prog.budget.reset()       # the variables' defaults are formulas too
         lay, players = prog.lay, prog.n
         s = State(players, [[] for _ in lay.zone_list], [-1] * lay.ncomponents,
                   [None] * lay.nvars, [False] * lay.ncomponents, [], rng)
@@ -197,9 +198,10 @@ class Game:
             cache = state.cache = {}
         found = cache.get(player)
         if found is None:
-            m = self.program(state.n).machine
+            prog = self.program(state.n)
+            m = prog.machine
             stmt, f = m.current_choice(state)
-            m.budget.reset()
+            prog.budget.reset()
             state.memo = {}     # the state holds still while its options are listed
             try:        # as `running_rules`, without a context manager
                 found = stmt.options(m, state, f, player)
@@ -214,10 +216,9 @@ class Game:
 
     def apply(self, state: State, action: Action) -> State:
         binding = self._binding(state, action)
-        m = self.program(state.n).machine
         s = state.successor()      # no events (they belong to one transition)
         frames = s.frames
-        self._step(m, s, action, binding)
+        self._step(self.program(state.n), s, action, binding)
         cache = state.cache
         if cache and len(state.pending) > 1 and not s.over and len(frames) == len(state.frames):
             g, h = frames[-1], state.frames[-1]
@@ -245,13 +246,15 @@ class Game:
                                 hint="list the legal actions to see what is allowed")
         return binding
 
-    def _step(self, m, s: State, action: Action, binding) -> None:
-        """Takes a legal action in `s`, which becomes the next state."""
+    def _step(self, prog: Program, s: State, action: Action, binding) -> None:
+        """Takes a legal action in `s`, which becomes the next state: one step
+        of the API, with one budget for the binding and the rules after it."""
+        m = prog.machine
         f = s.frames[-1]
         stmt = m.blocks[f[0]].stmts[f[1]]
         s.decisions += 1
         s.pending = ()
-        m.budget.reset()
+        prog.budget.reset()
         try:            # as `running_rules`, without a context manager
             stmt.resolve(m, s, f, action, binding)
         except (RuleError,) + _FORMULA_ERRORS as e:
@@ -266,14 +269,14 @@ class Game:
         change. An action `apply` refuses is refused the same way, and the
         state is left as it was."""
         binding = self._binding(state, action)
-        self._advance(self.program(state.n).machine, state, action, binding)
+        self._advance(self.program(state.n), state, action, binding)
 
-    def _advance(self, m, s: State, action: Action, binding) -> None:
+    def _advance(self, prog: Program, s: State, action: Action, binding) -> None:
         if s.shared:
             s.own_board()
         s.cache = None
         s.events = []
-        self._step(m, s, action, binding)
+        self._step(prog, s, action, binding)
 
     def playout(self, state: State, rng, limit: int = 10_000) -> State:
         """A random game from `state` to its end (or `limit` decisions): the
@@ -281,9 +284,19 @@ class Game:
         `rng.randrange`, as a loop over `legal_actions` and `apply` would,
         and the same draws give the same game. It runs on one copy of
         `state`, changed in place, and makes only the actions it takes;
-        `state` is left as it was."""
-        m = self.program(state.n).machine
+        `state` is left as it was. Nobody reads a playout's table talk, so
+        its announcements are not made (the state it ends in has no
+        `announce` events); everything else is the game the API plays."""
+        prog = self.program(state.n)
         s = state.copy(events=False)
+        prog.machine.quiet = True
+        try:
+            self._play_out(prog, s, rng, limit)
+        finally:
+            prog.machine.quiet = False
+        return s
+
+    def _play_out(self, prog: Program, s: State, rng, limit: int) -> None:
         steps = 0
         while not s.over and steps < limit:
             player = s.pending[0]
@@ -298,14 +311,13 @@ class Game:
                 action, binding = part[i]
             else:
                 action, binding = part.at(i), None
-            self._advance(m, s, action, binding)
+            self._advance(prog, s, action, binding)
             steps += 1
-        return s
 
     def scores(self, state: State) -> tuple:
         """The rulebook's score of every player now (also before the end)."""
         prog = self.program(state.n)
-        prog.machine.budget.reset()
+        prog.budget.reset()
         with running_rules(prog.machine, prog.score.at):
             return tuple(prog.score.fn(state, {"p": p}) for p in range(state.n))
 
@@ -314,9 +326,9 @@ class Game:
             return None
         prog = self.program(state.n)
         players = list(range(state.n))
-        scores = self.scores(state)
-        prog.machine.budget.reset()
+        prog.budget.reset()
         with running_rules(prog.machine, prog.score.at):
+            scores = tuple(prog.score.fn(state, {"p": p}) for p in players)
             values = {p: tuple(c.fn(state, {"p": p}) for _, c in prog.tie_break) for p in players}
             keys = {p: tuple(sign * v for (sign, _), v in zip(prog.tie_break, values[p]))
                     for p in players}
@@ -346,12 +358,12 @@ class Game:
         return None
 
     def view(self, state: State, player: int | None) -> dict:
-        self.program(state.n).machine.budget.reset()
+        self.program(state.n).budget.reset()
         return views.view(self, state, player)
 
     def parse_action(self, state: State, player: int, text: str) -> Action:
         actions = self.legal_actions(state, player)
-        self.program(state.n).machine.budget.reset()     # explaining a refusal evaluates
+        self.program(state.n).budget.reset()     # explaining a refusal evaluates
         wanted = " ".join(str(text).split()).lower()
         if wanted.isdigit():
             k = int(wanted)

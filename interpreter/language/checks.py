@@ -255,9 +255,9 @@ class Checker(DeclarationChecks):
                        hint="a define is a formula, not a loop: use an aggregate such as "
                             "sum(…) or count(…) instead")
         if not cycles:
-            self._check_define_costs()
+            self._check_define_costs(uses)
 
-    def _check_define_costs(self):
+    def _check_define_costs(self, uses: dict):
         """Through the defines it uses, a define nests at most MAX_DEFINE_DEPTH
         deep and evaluates at most MAX_FORMULA_SIZE formula nodes."""
         bodies = {name: d["body"] for name, d in self.defines.items()}
@@ -266,7 +266,7 @@ class Checker(DeclarationChecks):
         large = {n for n, (_, size) in costs.items() if size > flow.MAX_FORMULA_SIZE} - deep
         for name, (depth, size) in costs.items():
             # only where the limit is first passed, not at every define above it
-            callees = {c for _, c in flow.formula_shape(bodies[name])[2]}
+            callees = uses[name]
             if name in deep and callees & deep or name in large and callees & (deep | large):
                 continue
             at = self.defines[name]["name_at"]

@@ -13,7 +13,6 @@ anybody anything stops with ``rule/loop``.
 from __future__ import annotations
 
 from ..errors import RuleError, RuleLoop, Span, span_at
-from .budget import Budget
 from .layout import Layout
 from ..stdlib.types import ANY, comp_type, list_of
 
@@ -43,10 +42,9 @@ class Stmt:
 class Machine:
     """Runs the compiled blocks of one rulebook for one player count."""
 
-    def __init__(self, lay: Layout, file: str, budget: Budget):
+    def __init__(self, lay: Layout, file: str):
         self.lay = lay
         self.file = file
-        self.budget = budget           # the formulas' work, counted like `steps`
         self.blocks: list[Block] = []
         self.phase_blocks: list[int] = []
         self.phase_names: list[str] = []
@@ -55,6 +53,7 @@ class Machine:
         self.described: list = []      # sid -> (IR kind, span, context)
         self.coverage: list | None = None   # sid -> times reached, when measuring
         self.steps = 0                 # statements run inline since the last decision
+        self.quiet = False             # a search's playout: nobody hears announcements
         self.action_counts: dict = {}       # action name -> times taken, when measuring
         # zone instance -> the id range of the component type it holds
         self.zone_range = []
@@ -139,7 +138,6 @@ class Machine:
             self.enter_phase(s, 0)
         frames, blocks = s.frames, self.blocks
         steps = self.steps = 0
-        self.budget.reset()
         stmt = None
         try:
             while frames:
@@ -176,7 +174,6 @@ class Machine:
     def run(self, s) -> None:
         frames, blocks = s.frames, self.blocks
         steps = self.steps = 0
-        self.budget.reset()
         stmt = None
         coverage = self.coverage
         try:
@@ -387,6 +384,8 @@ class Announce(Stmt):
         self.at, self.pieces, self.to = at, pieces, to
 
     def run(self, m, s, f):
+        if m.quiet:
+            return
         env = f[2]
         text = "".join(p if type(p) is str else p(s, env) for p in self.pieces)
         event = {"event": "announce", "text": text}

@@ -146,16 +146,12 @@ def searches(plan: Plan) -> bool:
     return any(kind != "random" for kind in plan.seats)
 
 
-def chunks(games: int, workers: int, sources: int, searching: bool = False) -> list:
-    """(which, start, stop) for every chunk, the sources interleaved so that
-    a comparison cut short by Ctrl-C still has pairs of games. A game with a
-    searching AI takes a tenth of a second or more: it is a chunk alone."""
-    return list(iter_chunks(games, workers, sources, searching))
-
-
 def iter_chunks(games: int, workers: int, sources: int, searching: bool = False):
-    """The chunks of `chunks`, made as they are asked for: a run of a billion
-    games never holds its chunks at once."""
+    """(which, start, stop) for every chunk, the sources interleaved so that
+    a comparison cut short by Ctrl-C still has pairs of games, made as they
+    are asked for: a run of a billion games never holds its chunks at once.
+    A game with a searching AI takes a tenth of a second or more: it is a
+    chunk alone."""
     size = 1 if searching else max(1, min(MAX_CHUNK, games // (workers * CHUNKS_PER_WORKER)))
     return ((w, a, min(a + size, games)) for a in range(0, games, size) for w in range(sources))
 

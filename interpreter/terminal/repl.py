@@ -136,8 +136,8 @@ class Repl:
     def after_the_end(self) -> None:
         """The game is over: log, save, a new game (returns) or quit."""
         self.say("Type 'log', 'save FILE', 'new' or 'quit'.")
-        commands = {"log": self.log, "save": self.save, "help": lambda _: self.say(END_HELP),
-                    "quit": self.quit, "exit": self.quit}
+        commands = {name: self.commands[name] for name in ("log", "save", "quit", "exit")}
+        commands["help"] = lambda _: self.say(END_HELP)
         while True:
             word, _, rest = self.read("game over> ").strip().partition(" ")
             word = word.lower().lstrip(":")
