@@ -200,52 +200,58 @@ def _scored(sf, var, wf, bf):
     return _values(sf, var, wf, bf, paired=True)
 
 
-def _agg_extreme(pick, single):
+def _extreme(pick, single):
+    """(BY value, element) pairs -> the element(s) of the highest (max) or
+    lowest (min) value, none-valued pairs left out; `single`: the one such
+    element, or none on a tie."""
+    def of_pairs(pairs):
+        pairs = [kx for kx in pairs if kx[0] is not None]
+        if not pairs:
+            return None if single else []
+        top = pick(k for k, _ in pairs)
+        winners = [x for k, x in pairs if k == top]
+        if single:
+            return winners[0] if len(winners) == 1 else None
+        return winners
+    return of_pairs
+
+
+def _sorted_pairs(pairs):
+    """The elements by BY value, lowest first, none last, ties in order."""
+    order = sorted(range(len(pairs)), key=lambda i: (pairs[i][0] is None, pairs[i][0], i))
+    return [pairs[i][1] for i in order]
+
+
+def _matching(want_shared):
+    """The elements whose BY value another element shares (or none does)."""
+    def of_pairs(pairs):
+        pairs = [kx for kx in pairs if kx[0] is not None]
+        counts: dict = {}
+        for k, _ in pairs:
+            counts[k] = counts.get(k, 0) + 1
+        return [x for k, x in pairs if (counts[k] > 1) == want_shared]
+    return of_pairs
+
+
+# the aggregates of (BY value, element) pairs: name -> pairs -> result
+PAIRED = {"majority": _extreme(max, True), "minority": _extreme(min, True),
+          "best": _extreme(max, False), "worst": _extreme(min, False),
+          "sorted": _sorted_pairs, "matched": _matching(True), "unmatched": _matching(False)}
+
+
+def _agg_paired(fn):
+    of_pairs = PAIRED[fn]
+    single = fn in ("majority", "minority")
+
     def make(sf, var, wf, vf, bf, item_t, value_t):
         scored = _scored(sf, var, wf, bf)
-
-        def run(s, env):
-            pairs = [kx for kx in scored(s, env) if kx[0] is not None]
-            if not pairs:
-                return None if single else []
-            top = pick(k for k, _ in pairs)
-            winners = [x for k, x in pairs if k == top]
-            if single:
-                return winners[0] if len(winners) == 1 else None
-            return winners
-        return run, (item_t if single else list_of(item_t))
-    return make
-
-
-def _agg_sorted(sf, var, wf, vf, bf, item_t, value_t):
-    scored = _scored(sf, var, wf, bf)
-
-    def run(s, env):
-        pairs = scored(s, env)
-        order = sorted(range(len(pairs)), key=lambda i: (pairs[i][0] is None, pairs[i][0], i))
-        return [pairs[i][1] for i in order]
-    return run, list_of(item_t)
-
-
-def _agg_matching(want_shared):
-    def make(sf, var, wf, vf, bf, item_t, value_t):
-        scored = _scored(sf, var, wf, bf)
-
-        def run(s, env):
-            pairs = [kx for kx in scored(s, env) if kx[0] is not None]
-            counts: dict = {}
-            for k, _ in pairs:
-                counts[k] = counts.get(k, 0) + 1
-            return [x for k, x in pairs if (counts[k] > 1) == want_shared]
-        return run, list_of(item_t)
+        return (lambda s, env: of_pairs(scored(s, env))), (
+            item_t if single else list_of(item_t))
     return make
 
 
 _AGGREGATE_MAKERS = {
-    "unmatched": _agg_matching(False), "matched": _agg_matching(True),
-    "sorted": _agg_sorted,
     "count": _agg_count, "sum": _agg_sum, "min": _agg_min, "max": _agg_max,
     "any": _agg_any, "all": _agg_all, "filter": _agg_filter, "each": _agg_each,
-    "majority": _agg_extreme(max, True), "minority": _agg_extreme(min, True),
-    "best": _agg_extreme(max, False), "worst": _agg_extreme(min, False),
+    **{fn: _agg_paired(fn) for fn in PAIRED},
 }

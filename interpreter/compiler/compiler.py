@@ -20,6 +20,7 @@ from ..runtime.layout import Layout, build_layout
 from ..runtime.views import show_value
 from ..stdlib.types import ANY, PLAYER, elem, list_of
 from .optimise import draws, names_read
+from .pysource import PyFormulas
 
 
 @dataclass
@@ -77,11 +78,13 @@ def _literal(cell):
 
 
 class Compiler:
-    def __init__(self, ir: dict, n: int, options: dict):
+    def __init__(self, ir: dict, n: int, options: dict, generate: bool = True):
         self.ir = ir
         self.n = n
         self.lay = build_layout(ir, n)
         self.ex = ExprCompiler(ir, self.lay, options, table_values(ir, n))
+        self.generate = generate
+        self.py = PyFormulas(self.ex)
         self.m = st.Machine(self.lay, ir["file"])
         self.actions: dict[str, dc.ActionDef] = {}
         self.action_scopes: dict[str, dict] = {}    # action -> its parameters' types
@@ -91,7 +94,19 @@ class Compiler:
             self.resets[scope].append((base, n))
 
     def expr(self, e, scope) -> Compiled:
-        return self.ex.compile(e, scope)
+        """A formula checked and typed by the closure compiler, run as the
+        Python `pysource` writes for it."""
+        return self._generated(self.ex.compile(e, scope), e)
+
+    def condition(self, e, scope) -> Compiled:
+        """A formula used as yes/no (see ExprCompiler.condition)."""
+        return self._generated(self.ex.condition(e, scope), e)
+
+    def _generated(self, c: Compiled, e) -> Compiled:
+        if not self.generate:
+            return c
+        return Compiled(self.py.function(e, c.fn), c.type, c.at, c.const, None, c.local,
+                        c.strict_bool)
 
     def fn(self, e, scope):
         return self.expr(e, scope).fn
@@ -154,7 +169,7 @@ class Compiler:
         requires = None
         body = a["body"]["stmts"] if a["body"] else []
         if body and body[0]["node"] == "requires":
-            requires = self.ex.condition(body[0]["cond"], scope).fn
+            requires = self.condition(body[0]["cond"], scope).fn
         shows = [p.show_value for p in params]
         name = a["name"]
 
@@ -191,7 +206,7 @@ class Compiler:
         if kind == "one":
             value_type = item
             if c["where"] is not None:
-                where = self.ex.condition(c["where"], {**scope, name: item}).fn
+                where = self.condition(c["where"], {**scope, name: item}).fn
         elif kind == "many":
             value_type = list_of(item)
             count = self.fn(c["count"], scope)
@@ -334,7 +349,7 @@ class Compiler:
     def s_if(self, s, scope):
         then = self.block(s["then"], scope, st.end_pop).id
         other = self.block(s["otherwise"], scope, st.end_pop).id if s["otherwise"] else None
-        return st.If(s["at"], self.ex.condition(s["cond"], scope).fn, then, other)
+        return st.If(s["at"], self.condition(s["cond"], scope).fn, then, other)
 
     def s_for_each(self, s, scope):
         source = self.expr(s["source"], scope)
@@ -346,7 +361,7 @@ class Compiler:
         return st.RepeatTimes(s["at"], self.number(s["count"], scope, "how often to repeat"), body)
 
     def s_repeat_until(self, s, scope):
-        cond = self.ex.condition(s["cond"], scope).fn
+        cond = self.condition(s["cond"], scope).fn
         body = self.block(s["body"], scope, st.make_end_repeat_until(cond)).id
         return st.RepeatUntil(s["at"], cond, body)
 

@@ -1,0 +1,479 @@
+"""Compile the checked IR's formulas to Python source, run as Python.
+
+The closures of `expressions` cost a Python call for every node of a
+formula and a dictionary for every element an aggregate binds; this module
+writes each formula as the Python a programmer would write for it instead,
+and has Python compile it once per player count. A top-level formula
+becomes ``def fN(s, env): return …``, a define with parameters a function
+``dN(s, v1, v2)`` that its callers call with positional arguments, an
+aggregate a small function with a plain loop whose element is a Python
+local. `ExprCompiler` still checks every formula and gives its type; this
+module only replaces the closure the program runs (see `Compiler.expr`).
+
+What keeps rule text out of the code (the project's promise 2):
+
+- every identifier in the generated source is this module's own: ``s``,
+  ``env``, ``xs``, ``n``, ``out``, ``k``, ``m``, ``r``, ``key`` and names made
+  of one letter and a counter (``f12``, ``d3``, ``a7``, ``v5``, ``t2``,
+  ``k9``);
+- a value that came from the rulebook enters only as `repr` of an int, a
+  bool, None or a str (`_literal`), or as a name ``kN`` of the constants
+  table, bound in the namespace the code runs in (`Module.constant`);
+- nothing is spliced into the code as text: a rulebook's local name is
+  read as ``env['name']`` with the key written by `repr`, or as a ``vN``
+  local the generator chose.
+
+A formula the generator cannot write (Python refuses code nested too deep)
+keeps its closure, which computes the same. Runtime errors surface as
+before: the statement that evaluates the formula reports its rulebook line
+and column (`Machine._failure`).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ..errors import RuleError
+from ..language import flow
+from ..stdlib.builtins import FUNCTIONS
+from .aggregates import PAIRED as _PAIRED
+from .compiled import _NO_VALUE
+from .optimise import _UNSET, _has_aggregate, draws
+
+
+class Code:
+    """Generated Python for one formula node: the expression's text, its
+    value when known while compiling, and whether it is always True/False."""
+
+    __slots__ = ("src", "const", "strict")
+
+    def __init__(self, src: str, const=None, strict=False):
+        self.src, self.const, self.strict = src, const, strict
+
+
+class Module:
+    """The generated module of one program: its text, its constants table
+    and the namespace its functions run in."""
+
+    def __init__(self, filename: str = "<rulebook>"):
+        self.filename = filename
+        self.namespace: dict = {"__builtins__": _BUILTINS}
+        self.chunks: list[str] = []
+        self._ids = itertools.count(1)
+        self._by_identity: dict = {}
+
+    def fresh(self, letter: str) -> str:
+        return f"{letter}{next(self._ids)}"
+
+    def constant(self, value) -> str:
+        """The name ``kN`` bound to `value` in the namespace (one per object)."""
+        key = id(value)
+        found = self._by_identity.get(key)
+        if found is not None and self.namespace[found] is value:
+            return found
+        name = self.fresh("k")
+        self.namespace[name] = value
+        self._by_identity[key] = name
+        return name
+
+    def add(self, source: str):
+        """Compiles one chunk (a function or several) into the namespace."""
+        code = compile(source, self.filename, "exec")
+        exec(code, self.namespace)          # noqa: S102 - the compiler's own code, see above
+        self.chunks.append(source)
+
+    def text(self) -> str:
+        constants = [f"# {name} = {_describe(value)}"
+                     for name, value in self.namespace.items() if name.startswith("k")]
+        return "\n".join(["# constants", *constants, "", *self.chunks])
+
+
+# the builtins generated code may use, and nothing else
+_BUILTINS = {"len": len, "list": list, "sum": sum, "min": min, "max": max, "bool": bool,
+             "abs": abs, "TypeError": TypeError}
+
+
+def _describe(value) -> str:
+    text = repr(value)
+    if callable(value):
+        text = getattr(value, "__qualname__", type(value).__name__)
+    return text if len(text) <= 100 else text[:97] + "..."
+
+
+def _literal(value):
+    """The source text of a value written as itself, or None."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value) if value >= 0 else f"({value!r})"
+    if isinstance(value, str):
+        return repr(value)
+    return None
+
+
+class PyFormulas:
+    """Writes the formulas of one program as Python (see the module text).
+
+    It reads the same facts the closure compiler does (`ex`: layout,
+    options, table values, defines and the constant ones it worked out)."""
+
+    def __init__(self, ex, module: Module | None = None):
+        self.ex = ex
+        self.lay = ex.lay
+        self.n = ex.lay.n
+        self.mod = module or Module()
+        self.define_names: dict = {}        # define -> its function's name
+        self.budget = self.mod.constant(ex.budget)
+
+    # -- entry points ----------------------------------------------------------
+    def function(self, e: dict, fallback):
+        """The function ``(state, env) -> value`` of a top-level formula; the
+        closure `fallback` where Python cannot take the code."""
+        try:
+            code = self.code(e, {}, True)
+            if code.const is not None:
+                value = code.const[0]
+                return lambda s, env: value
+            name = self.mod.fresh("f")
+            self._add([f"def {name}(s, env):", f"    return {code.src}"])
+            return self.mod.namespace[name]
+        except _TooDeep:
+            return fallback
+
+    def _add(self, lines: list) -> None:
+        try:
+            self.mod.add("\n".join(lines) + "\n")
+        except (SyntaxError, RecursionError, MemoryError, ValueError):
+            raise _TooDeep() from None
+
+    def const(self, value) -> Code:
+        text = _literal(value)
+        return Code(text if text is not None else self.mod.constant(value), (value,),
+                    isinstance(value, bool))
+
+    # -- nodes -------------------------------------------------------------------
+    def code(self, e: dict, ctx: dict, env: bool) -> Code:
+        """ctx: rulebook local name -> the Python local holding it; `env`:
+        whether the statement's locals (``env``) are in reach."""
+        return getattr(self, "x_" + e["node"])(e, ctx, env)
+
+    def x_number(self, e, ctx, env):
+        return self.const(e["value"])
+
+    x_string = x_symbol = x_bool = x_number
+
+    def x_none(self, e, ctx, env):
+        return self.const(None)
+
+    def x_component(self, e, ctx, env):
+        return self.const(self.lay.instances[e["value"]])
+
+    def x_list(self, e, ctx, env):
+        items = [self.code(x, ctx, env).src for x in e["items"]]
+        return Code("[" + ", ".join(items) + "]")
+
+    def local(self, name, ctx, env) -> str:
+        if name in ctx:
+            return ctx[name]
+        if not env:         # a define's body reads only its parameters
+            raise AssertionError(f"local {name} out of reach")
+        return f"env[{name!r}]"
+
+    def x_name(self, e, ctx, env):
+        n, ref, lay, ex = e["name"], e["ref"], self.lay, self.ex
+        if ref == "local":
+            return Code(self.local(n, ctx, env))
+        if ref == "constant":
+            if n == "players":
+                return Code(self.mod.constant(ex.players))
+            if n == "player_count":
+                return self.const(lay.n)
+            if n in ("round", "turn"):
+                return Code(f"s.{'round' if n == 'round' else 'turn'}")
+            return Code(f"s.vars[{lay.slot_current}]")
+        if ref == "option":
+            value = ex.options[n]
+            pick = ex.option_picks.get(n)
+            if pick is not None:
+                return Code(self.mod.constant([lay.instances[v] for v in value]))
+            return self.const(value)
+        if ref == "table":
+            return self.const(ex.table[n])
+        if ref == "define":
+            return self.define_call(n, [], ctx, env)
+        if ref == "component_type":
+            first, count = lay.types[n]
+            return Code(self.mod.constant(list(range(first, first + count))))
+        if ref == "component":
+            return self.const(lay.instances[n])
+        if ref == "zone":
+            return Code(f"s.zones[{lay.zones[n].base}]")
+        if ref == "variable":
+            return Code(f"s.vars[{lay.variables[n].base}]")
+        if ref == "grid":
+            return Code(self.mod.constant(lay.grids[n].cells))
+        raise AssertionError(f"unresolved name {n} ({ref})")
+
+    # -- defines -------------------------------------------------------------------
+    def define_call(self, name, args: list, ctx, env) -> Code:
+        body = self.ex.define(name)       # checked and typed, constant when it is one
+        if body.const is not None:
+            return self.const(body.const[0])
+        params = self.ex.defines[name]["params"] or []
+        argcodes = [self.code(a, ctx, env) for a in args]
+        if len(params) == 1 and body.lookup is not None and body.lookup[1].local == params[0] \
+                and not any(v is _NO_VALUE for v in body.lookup[0]):
+            # the body is a static table of its parameter: read the table
+            return Code(f"{self.mod.constant(body.lookup[0])}[{argcodes[0].src}]")
+        fname = self.define_function(name)
+        return Code(f"{fname}(s{''.join(', ' + a.src for a in argcodes)})")
+
+    def define_function(self, name) -> str:
+        found = self.define_names.get(name)
+        if found is not None:
+            return found
+        d = self.ex.defines[name]
+        fname = self.define_names[name] = self.mod.fresh("d")
+        params = [self.mod.fresh("v") for _ in d["params"] or []]
+        ctx = dict(zip(d["params"] or [], params))
+        try:
+            body = self.code(d["body"], ctx, False)
+        except _TooDeep:
+            del self.define_names[name]
+            raise
+        head = f"def {fname}(s{''.join(', ' + p for p in params)}):"
+        if not _has_aggregate(d["body"]):
+            self._add([head, f"    return {body.src}"])
+            return fname
+        # a define that loops is remembered while options are listed (the
+        # state holds still then): see optimise.memoized
+        inner = self.mod.fresh("d")
+        key = "(" + ", ".join([repr(-next(self.mod._ids)), *params]) + ",)"
+        self._add([f"def {inner}(s{''.join(', ' + p for p in params)}):",
+                   f"    return {body.src}",
+                   head,
+                   "    m = s.memo",
+                   "    if m is None:",
+                   f"        return {inner}(s{''.join(', ' + p for p in params)})",
+                   f"    key = {key}",
+                   "    try:",
+                   f"        r = m.get(key, {self.mod.constant(_UNSET)})",
+                   "    except TypeError:",
+                   f"        return {inner}(s{''.join(', ' + p for p in params)})",
+                   f"    if r is {self.mod.constant(_UNSET)}:",
+                   f"        r = m[key] = {inner}(s{''.join(', ' + p for p in params)})",
+                   "    return r"])
+        return fname
+
+    # -- calls -------------------------------------------------------------------
+    def x_call(self, e, ctx, env):
+        fn, ref, lay = e["fn"], e["ref"], self.lay
+        if ref == "define":
+            return self.define_call(fn, e["args"], ctx, env)
+        args = [self.code(a, ctx, env) for a in e["args"]]
+        if ref == "zone":
+            z = lay.zones[fn]
+            offset = z.base - (0 if z.index == "player" else lay.types[z.index][0])
+            return Code(f"s.zones[{_plus(offset, args[0].src)}]")
+        if ref == "variable":
+            v = lay.variables[fn]
+            if v.index in lay.grids:
+                positions = self.mod.constant(lay.grids[v.index].positions)
+                return Code(f"s.vars[{_plus(v.base, f'{positions}[{args[0].src}]')}]")
+            offset = v.base - (0 if v.index == "player" else lay.types[v.index][0])
+            return Code(f"s.vars[{_plus(offset, args[0].src)}]")
+        srcs = [a.src for a in args]
+        pure = not draws(e)
+        if fn == "size" and len(srcs) == 1:
+            return Code(f"len({srcs[0]})")
+        if fn == "is_empty" and len(srcs) == 1:
+            return Code(f"(not {srcs[0]})", strict=True)
+        if fn == "contains" and len(srcs) == 2 and pure:
+            return Code(f"({srcs[1]} in {srcs[0]})", strict=True)
+        if fn == "opponent" and len(srcs) == 1 and self.n == 2:
+            return Code(f"(1 - {srcs[0]})")
+        if fn == "abs" and len(srcs) == 1:
+            return Code(f"abs({srcs[0]})")
+        impl = self.mod.constant(FUNCTIONS[fn].impl)
+        return Code(f"{impl}(s{''.join(', ' + a for a in srcs)})")
+
+    # -- attributes and indexing ---------------------------------------------------
+    def x_attribute(self, e, ctx, env):
+        target = self.code(e["target"], ctx, env).src
+        lay, attr = self.lay, e["attr"]
+        static, has = lay.static.get(attr), lay.has.get(attr)
+        if has is None:
+            return Code(f"{self.mod.constant(static)}[{target}]")
+        if static is None:
+            return Code(f"s.vars[{self.mod.constant(has)}[{target}]]")
+        return Code(f"{self.mod.constant(_either)}(s, {self.mod.constant(has)}, "
+                    f"{self.mod.constant(static)}, {target})")
+
+    def x_index(self, e, ctx, env):
+        target = self.code(e["target"], ctx, env).src
+        return Code(f"{target}[{self.code(e['index'], ctx, env).src}]")
+
+    # -- operators -------------------------------------------------------------------
+    def x_otherwise(self, e, ctx, env):
+        left = self.code(e["left"], ctx, env).src
+        right = self.code(e["right"], ctx, env).src
+        t = self.mod.fresh("t")
+        return Code(f"({t} if ({t} := {left}) is not None and {t} != [] else {right})")
+
+    def x_conditional(self, e, ctx, env):
+        cond = self.code(e["cond"], ctx, env)
+        if cond.const is not None:
+            return self.code(e["then"] if cond.const[0] else e["otherwise"], ctx, env)
+        then, other = self.code(e["then"], ctx, env), self.code(e["otherwise"], ctx, env)
+        return Code(f"({then.src} if {cond.src} else {other.src})",
+                    strict=then.strict and other.strict)
+
+    def _logic(self, e, ctx, env, is_and: bool):
+        left, right = self.code(e["left"], ctx, env), self.code(e["right"], ctx, env)
+        for known, other in ((left, right), (right, left)):
+            if known.const is not None:
+                if bool(known.const[0]) != is_and:       # False and …, True or …
+                    return self.const(not is_and)
+                if other.const is not None:
+                    return self.const(bool(other.const[0]))
+                return other if other.strict else Code(f"bool({other.src})", strict=True)
+        op = "and" if is_and else "or"
+        text = f"{left.src} {op} {right.src}"
+        if left.strict and right.strict:
+            return Code(f"({text})", strict=True)
+        return Code(f"bool({text})", strict=True)
+
+    def x_or(self, e, ctx, env):
+        return self._logic(e, ctx, env, False)
+
+    def x_and(self, e, ctx, env):
+        return self._logic(e, ctx, env, True)
+
+    def x_not(self, e, ctx, env):
+        operand = self.code(e["operand"], ctx, env)
+        if operand.const is not None:
+            return self.const(not operand.const[0])
+        return Code(f"(not {operand.src})", strict=True)
+
+    def x_negate(self, e, ctx, env):
+        return Code(f"(-{self.code(e['operand'], ctx, env).src})")
+
+    def x_compare(self, e, ctx, env):
+        left, right = self.code(e["left"], ctx, env), self.code(e["right"], ctx, env)
+        op = e["op"]
+        if left.const is not None and right.const is not None:
+            try:
+                return self.const(_COMPARE[op](left.const[0], right.const[0]))
+            except TypeError:
+                pass
+        return Code(f"({left.src} {op} {right.src})", strict=True)
+
+    def x_arith(self, e, ctx, env):
+        left, right = self.code(e["left"], ctx, env), self.code(e["right"], ctx, env)
+        op = e["op"]
+        if op in ("+", "-", "*"):
+            return Code(f"({left.src} {op} {right.src})")
+        helper = self.mod.constant(_floordiv if op == "//" else _mod)
+        return Code(f"{helper}({left.src}, {right.src})")
+
+    # -- aggregates ---------------------------------------------------------------------
+    def x_aggregate(self, e, ctx, env):
+        """A function of its own, called with the locals in reach: its source
+        is charged to the budget (runtime/budget.py), then a plain loop."""
+        fn = e["fn"]
+        mod = self.mod
+        name = mod.fresh("a")
+        passed = list(ctx.values())
+        params = ["s", *(["env"] if env else []), *passed]
+        inner = {k: v for k, v in ctx.items()}
+        var = inner[e["var"]] = mod.fresh("v")
+        source = self.code(e["source"], ctx, env).src
+        where = self.code(e["where"], inner, env) if e["where"] is not None else None
+        if where is not None and where.const is not None and where.const[0]:
+            where = None            # a condition an option switched on keeps every element
+        value = self.code(e["value"], inner, env).src if e["value"] is not None else None
+        by = self.code(e["by"], inner, env).src if e["by"] is not None else None
+        weight = 1 + sum(flow.expanded_size(e[k], self.ex.define_costs)
+                         for k in ("where", "value", "by") if e[k] is not None)
+        lines = [f"def {name}({', '.join(params)}):",
+                 f"    xs = {source}",
+                 "    try:",
+                 "        n = len(xs)",
+                 "    except TypeError:",
+                 "        xs = list(xs)",
+                 "        n = len(xs)",
+                 f"    {self.budget}.left -= n * {weight}",
+                 f"    if {self.budget}.left < 0:",
+                 f"        {self.budget}.exhausted()"]
+        lines += ["    " + line for line in self._loop(fn, var, where, value, by)]
+        self._add(lines)
+        return Code(f"{name}({', '.join(params)})", strict=fn in ("any", "all"))
+
+    def _loop(self, fn, var, where, value, by) -> list:
+        w = where.src if where is not None else None
+        if fn == "count":
+            if w is None:
+                return ["return n"]
+            return ["k = 0", f"for {var} in xs:", f"    if {w}:", "        k += 1", "return k"]
+        if fn == "any":
+            if w is None:
+                return ["return n > 0"]
+            return [f"for {var} in xs:", f"    if {w}:", "        return True", "return False"]
+        if fn == "all":
+            if w is None:
+                return ["return True"]
+            return [f"for {var} in xs:", f"    if not {w}:", "        return False",
+                    "return True"]
+        if fn in ("sum", "min", "max", "filter", "each"):
+            item = value if fn != "filter" and value is not None else var
+            if w is None and item == var:
+                lines = ["out = list(xs)"]
+            elif w is None:
+                lines = ["out = []", f"for {var} in xs:", f"    out.append({item})"]
+            else:
+                lines = ["out = []", f"for {var} in xs:", f"    if {w}:",
+                         f"        out.append({item})"]
+            last = {"sum": "sum(out)", "min": "min(out, default=None)",
+                    "max": "max(out, default=None)"}.get(fn, "out")
+            return lines + [f"return {last}"]
+        # the aggregates of (BY value, element) pairs
+        pair = f"({by if by is not None else var}, {var})"
+        lines = ["out = []", f"for {var} in xs:"]
+        if w is not None:
+            lines += [f"    if {w}:", f"        out.append({pair})"]
+        else:
+            lines += [f"    out.append({pair})"]
+        return lines + [f"return {self.mod.constant(_PAIRED[fn])}(out)"]
+
+
+class _TooDeep(Exception):
+    """Python refused the generated code (nested too deep): keep the closure."""
+
+
+def _plus(offset: int, src: str) -> str:
+    if offset == 0:
+        return src
+    return f"{offset} + {src}" if offset > 0 else f"{src} - {-offset}"
+
+
+def _either(s, has, static, cid):
+    """An attribute some components keep in the state and others have fixed."""
+    slot = has[cid]
+    return s.vars[slot] if slot >= 0 else static[cid]
+
+
+def _floordiv(a, b):
+    if b == 0:
+        raise RuleError("division by zero", code="rule/runtime")
+    return a // b
+
+
+def _mod(a, b):
+    if b == 0:
+        raise RuleError("division by zero", code="rule/runtime")
+    return a % b
+
+
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
