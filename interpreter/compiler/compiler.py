@@ -20,7 +20,8 @@ from ..runtime.layout import Layout, build_layout
 from ..runtime.views import show_value
 from ..stdlib.types import ANY, PLAYER, elem, list_of
 from .optimise import draws, names_read
-from .pysource import PyFormulas
+from .pyblocks import RunCompiler
+from .pysource import Module, PyFormulas
 
 
 @dataclass
@@ -36,6 +37,7 @@ class Program:
     exprs: ExprCompiler
     parts: list                # [(label, Compiled)]: the named parts of the score
     steps: list                # the tie-break steps' names, in order
+    python: Module | None = None   # the generated Python the program runs
 
     @property
     def budget(self):
@@ -85,6 +87,7 @@ class Compiler:
         self.ex = ExprCompiler(ir, self.lay, options, table_values(ir, n))
         self.generate = generate
         self.py = PyFormulas(self.ex)
+        self.ir_of: dict = {}           # sid -> the statement's IR
         self.m = st.Machine(self.lay, ir["file"])
         self.actions: dict[str, dc.ActionDef] = {}
         self.action_scopes: dict[str, dict] = {}    # action -> its parameters' types
@@ -150,8 +153,10 @@ class Compiler:
             value = self.fn(v["default"], {}) if v["default"] is not None else None
             for k in range(slot.count):
                 defaults.append((slot.base + k, value))
+        if self.generate:
+            RunCompiler(self.m, self.py, self.ir_of).compile_all()
         return Program(self.n, lay, self.m, self.actions, score, tie, winners, defaults, self.ex,
-                       parts, steps)
+                       parts, steps, self.py.mod)
 
     # -- actions ---------------------------------------------------------------
     def _declare_action(self, a):
@@ -248,6 +253,7 @@ class Compiler:
         compiled = getattr(self, "s_" + s["node"])(s, scope)
         compiled.chance = s["node"] == "shuffle" or draws(s)
         compiled.sid = len(self.m.stmts)
+        self.ir_of[compiled.sid] = s
         self.m.stmts.append(compiled)
         self.m.described.append((s["node"], s["at"], self.context))
         return compiled

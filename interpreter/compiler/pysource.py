@@ -76,9 +76,9 @@ class Module:
         self._by_identity[key] = name
         return name
 
-    def add(self, source: str):
+    def add(self, source: str, filename: str | None = None):
         """Compiles one chunk (a function or several) into the namespace."""
-        code = compile(source, self.filename, "exec")
+        code = compile(source, filename or self.filename, "exec")
         exec(code, self.namespace)          # noqa: S102 - the compiler's own code, see above
         self.chunks.append(source)
 
@@ -90,7 +90,8 @@ class Module:
 
 # the builtins generated code may use, and nothing else
 _BUILTINS = {"len": len, "list": list, "sum": sum, "min": min, "max": max, "bool": bool,
-             "abs": abs, "TypeError": TypeError}
+             "abs": abs, "dict": dict, "range": range, "isinstance": isinstance,
+             "TypeError": TypeError}
 
 
 def _describe(value) -> str:
@@ -123,6 +124,7 @@ class PyFormulas:
         self.n = ex.lay.n
         self.mod = module or Module()
         self.define_names: dict = {}        # define -> its function's name
+        self._aggregates: dict = {}         # (node, locals, env or not) -> its function's name
         self.budget = self.mod.constant(ex.budget)
 
     # -- entry points ----------------------------------------------------------
@@ -130,7 +132,7 @@ class PyFormulas:
         """The function ``(state, env) -> value`` of a top-level formula; the
         closure `fallback` where Python cannot take the code."""
         try:
-            code = self.code(e, {}, True)
+            code = self.code(e, {}, "env")
             if code.const is not None:
                 value = code.const[0]
                 return lambda s, env: value
@@ -152,9 +154,10 @@ class PyFormulas:
                     isinstance(value, bool))
 
     # -- nodes -------------------------------------------------------------------
-    def code(self, e: dict, ctx: dict, env: bool) -> Code:
+    def code(self, e: dict, ctx: dict, env) -> Code:
         """ctx: rulebook local name -> the Python local holding it; `env`:
-        whether the statement's locals (``env``) are in reach."""
+        the Python local holding the statement's locals (a dict), or None in
+        a define's body, which reads only its parameters."""
         return getattr(self, "x_" + e["node"])(e, ctx, env)
 
     def x_number(self, e, ctx, env):
@@ -177,7 +180,7 @@ class PyFormulas:
             return ctx[name]
         if not env:         # a define's body reads only its parameters
             raise AssertionError(f"local {name} out of reach")
-        return f"env[{name!r}]"
+        return f"{env}[{name!r}]"
 
     def x_name(self, e, ctx, env):
         n, ref, lay, ex = e["name"], e["ref"], self.lay, self.ex
@@ -237,7 +240,7 @@ class PyFormulas:
         params = [self.mod.fresh("v") for _ in d["params"] or []]
         ctx = dict(zip(d["params"] or [], params))
         try:
-            body = self.code(d["body"], ctx, False)
+            body = self.code(d["body"], ctx, None)
         except _TooDeep:
             del self.define_names[name]
             raise
@@ -294,8 +297,11 @@ class PyFormulas:
             return Code(f"(1 - {srcs[0]})")
         if fn == "abs" and len(srcs) == 1:
             return Code(f"abs({srcs[0]})")
-        impl = self.mod.constant(FUNCTIONS[fn].impl)
-        return Code(f"{impl}(s{''.join(', ' + a for a in srcs)})")
+        impl = FUNCTIONS[fn].impl
+        plain = getattr(impl, "plain", None)       # a builtin that needs no context
+        if plain is not None:
+            return Code(f"{self.mod.constant(plain)}({', '.join(srcs)})")
+        return Code(f"{self.mod.constant(impl)}(s{''.join(', ' + a for a in srcs)})")
 
     # -- attributes and indexing ---------------------------------------------------
     def x_attribute(self, e, ctx, env):
@@ -381,11 +387,20 @@ class PyFormulas:
         """A function of its own, called with the locals in reach: its source
         is charged to the budget (runtime/budget.py), then a plain loop."""
         fn = e["fn"]
-        mod = self.mod
-        name = mod.fresh("a")
         passed = list(ctx.values())
-        params = ["s", *(["env"] if env else []), *passed]
-        inner = {k: v for k, v in ctx.items()}
+        args = ", ".join(["s", *([env] if env else []), *passed])
+        key = (id(e), tuple(ctx.items()), env is not None)
+        name = self._aggregates.get(key)
+        if name is None:
+            name = self._aggregates[key] = self._aggregate(e, ctx, env is not None)
+        return Code(f"{name}({args})", strict=fn in ("any", "all"))
+
+    def _aggregate(self, e, ctx, has_env: bool) -> str:
+        fn, mod = e["fn"], self.mod
+        name = mod.fresh("a")
+        env = "env" if has_env else None
+        params = ["s", *(["env"] if has_env else []), *ctx.values()]
+        inner = dict(ctx)
         var = inner[e["var"]] = mod.fresh("v")
         source = self.code(e["source"], ctx, env).src
         where = self.code(e["where"], inner, env) if e["where"] is not None else None
@@ -407,7 +422,7 @@ class PyFormulas:
                  f"        {self.budget}.exhausted()"]
         lines += ["    " + line for line in self._loop(fn, var, where, value, by)]
         self._add(lines)
-        return Code(f"{name}({', '.join(params)})", strict=fn in ("any", "all"))
+        return name
 
     def _loop(self, fn, var, where, value, by) -> list:
         w = where.src if where is not None else None

@@ -23,10 +23,13 @@ class Block:
     """Statements run in order; `end` decides what happens after the last
     one (pop, loop again, next phase); `scope` maps local names to types."""
 
-    __slots__ = ("id", "stmts", "end", "scope")
+    __slots__ = ("id", "stmts", "end", "scope", "fast")
 
     def __init__(self, id_, stmts, end):
         self.id, self.stmts, self.end, self.scope = id_, stmts, end, {}
+        # pc -> (function, pc after, statements) where a compiled run of
+        # statements that never stop starts (compiler/pyblocks.py), else None
+        self.fast = None
 
 
 class Stmt:
@@ -55,6 +58,8 @@ class Machine:
         self.steps = 0                 # statements run inline since the last decision
         self.quiet = False             # a search's playout: nobody hears announcements
         self.action_counts: dict = {}       # action name -> times taken, when measuring
+        # the file name of each compiled run of statements -> its lines' sids
+        self.lines: dict = {}
         # zone instance -> the id range of the component type it holds
         self.zone_range = []
         for slot, _ in lay.zone_list:
@@ -179,14 +184,22 @@ class Machine:
         try:
             while frames:
                 f = frames[-1]
-                stmts = blocks[f[0]].stmts
+                block = blocks[f[0]]
+                stmts = block.stmts
                 pc = f[1]
                 if pc >= len(stmts):
-                    blocks[f[0]].end(self, s, f)
+                    block.end(self, s, f)
                     continue
                 stmt = stmts[pc]
                 if coverage is not None:
                     coverage[stmt.sid] += 1
+                elif block.fast is not None:
+                    fast = block.fast[pc]
+                    if fast is not None:       # a compiled run of statements
+                        fast[0](self, s, f)
+                        f[1] = fast[1]
+                        steps += fast[2]
+                        continue
                 f[1] = pc + 1
                 if stmt.run(self, s, f):
                     f[1] = pc
@@ -201,13 +214,28 @@ class Machine:
         self.end_game(s)
 
     def _failure(self, e, stmt) -> RuleError:
-        """The rule error to report for an exception raised by `stmt`."""
+        """The rule error to report for an exception raised by `stmt`, or
+        by the statement of a compiled run whose line it was raised at."""
+        if self.lines:
+            sid = self._compiled_statement(e)
+            if sid is not None:
+                stmt = self.stmts[sid]
         where = self.span(stmt.at) if stmt is not None else None
         if isinstance(e, RuleError):
             if e.span is None:
                 e.span = where
             return e
         return RuleError(f"the rules failed while running: {e}", where)
+
+    def _compiled_statement(self, e):
+        """The sid of the innermost compiled statement an exception passed."""
+        found, tb = None, e.__traceback__
+        while tb is not None:
+            lines = self.lines.get(tb.tb_frame.f_code.co_filename)
+            if lines is not None and tb.tb_lineno - 1 < len(lines):
+                found = lines[tb.tb_lineno - 1] if lines[tb.tb_lineno - 1] is not None else found
+            tb = tb.tb_next
+        return found
 
     def current_choice(self, s):
         f = s.frames[-1]

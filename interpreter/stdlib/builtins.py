@@ -126,8 +126,12 @@ def _multiplicities(ctx, coll):
 
 
 def _without_context(fn):
-    """A builtin made of a plain function that needs no evaluation context."""
-    return lambda ctx, *args: fn(*args)
+    """A builtin made of a plain function that needs no evaluation context
+    (kept as `plain`, for a compiler to call without one)."""
+    def impl(ctx, *args):
+        return fn(*args)
+    impl.plain = fn
+    return impl
 
 
 FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [

@@ -1,0 +1,239 @@
+"""Compile runs of statements that never stop for a decision to Python.
+
+The machine (`runtime.statements`) steps through a block one statement
+object at a time, so that a game can stop at any decision and resume from
+its frames. Between two decisions most statements cannot stop: setting and
+adding, `let`, moving and dealing, announcing, and the `if`, `for each` and
+`repeat` whose blocks hold only such statements. This module writes each
+maximal run of them in a block as one Python function ``rN(m, s, f)``; the
+machine calls it where the run starts and goes on after its end
+(`Block.fast`). The frames at every decision are those the statements
+would leave one by one, so saves, replays and views do not change.
+
+The generated text follows `pysource`'s rules (identifiers the compiler's
+own, rule values by `repr` or the constants table). A rule error raised in
+it is reported at its statement's line: each chunk of code is compiled
+under a file name of its own, and `Machine.lines` maps its lines back to
+the statements that wrote them (`Machine._failure` reads the traceback).
+Loops count their passes as the machine counts statements, so a run that
+loops for ever stops with ``rule/loop`` as before.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ..runtime import statements as st
+from .pysource import PyFormulas, _TooDeep
+
+
+# the statements a run may hold whatever their blocks (they hold none)
+_PLAIN = st._PLAIN
+# the statements that run themselves in a run (through the frame's locals)
+_DELEGATED = (st.Move, st.Deal, st.Shuffle, st.Reveal, st.NewRound, st.Rotate, st.Permission)
+
+
+class RunCompiler:
+    """Finds the runs of a compiled machine's blocks and writes them."""
+
+    def __init__(self, machine: st.Machine, py: PyFormulas, ir_of: dict):
+        self.m = machine
+        self.py = py
+        self.mod = py.mod
+        self.lay = machine.lay
+        self.ir_of = ir_of            # sid -> the statement's IR
+        self._chunks = itertools.count(1)
+        self._runnable: dict = {}
+
+    # -- which statements -----------------------------------------------------
+    def runnable(self, x) -> bool:
+        """Whether a statement never suspends, pushes a frame it leaves
+        behind, jumps or ends the game, nor holds one that does."""
+        found = self._runnable.get(x.sid)
+        if found is None:
+            self._runnable[x.sid] = False           # (blocks do not nest into themselves)
+            found = self._runnable[x.sid] = self._check(x)
+        return found
+
+    def _check(self, x) -> bool:
+        if x.sid not in self.ir_of:
+            return False
+        if isinstance(x, _PLAIN):
+            return True
+        if isinstance(x, st.If):
+            return self.block_runnable(x.then) and (
+                x.otherwise is None or self.block_runnable(x.otherwise))
+        if isinstance(x, (st.ForEach, st.RepeatTimes, st.RepeatUntil)):
+            return self.block_runnable(x.body)
+        return False
+
+    def block_runnable(self, bid: int) -> bool:
+        return all(self.runnable(x) for x in self.m.blocks[bid].stmts)
+
+    # -- the runs ---------------------------------------------------------------
+    def compile_all(self) -> None:
+        for block in self.m.blocks:
+            block.fast = [None] * len(block.stmts)
+            i, stmts = 0, block.stmts
+            while i < len(stmts):
+                j = i
+                while j < len(stmts) and self.runnable(stmts[j]):
+                    j += 1
+                if j > i and self._worth(stmts[i:j]):
+                    fn = self._run_function(stmts[i:j])
+                    if fn is not None:
+                        block.fast[i] = (fn, j, j - i)
+                i = max(j, i + 1)
+
+    @staticmethod
+    def _worth(stmts) -> bool:
+        """A run of one statement that runs itself gains nothing."""
+        return len(stmts) > 1 or not isinstance(stmts[0], (st.Requires, *_DELEGATED))
+
+    def _run_function(self, stmts):
+        name = self.mod.fresh("r")
+        self.lines, self.sids = [f"def {name}(m, s, f):", "    e0 = f[2]"], [None, None]
+        self._envs = itertools.count(1)
+        try:
+            for x in stmts:
+                self.stmt(x, "e0", "f", 1)
+            filename = f"<rulebook statements {next(self._chunks)}>"
+            self.mod.add("\n".join(self.lines) + "\n", filename)
+        except (_TooDeep, SyntaxError, RecursionError, MemoryError, ValueError):
+            return None             # the machine steps through them one by one
+        self.m.lines[filename] = self.sids
+        return self.mod.namespace[name]
+
+    def emit(self, depth: int, text: str, sid) -> None:
+        self.lines.append("    " * depth + text)
+        self.sids.append(sid)
+
+    def expr(self, e, env: str) -> str:
+        return self.py.code(e, {}, env).src
+
+    # -- statements ---------------------------------------------------------------
+    def stmt(self, x, env: str, frame, depth: int) -> None:
+        """Writes statement `x`, reading the locals dict `env`; `frame`: the
+        name of a frame whose locals are `env`, or None."""
+        s = self.ir_of[x.sid]
+        kind = s["node"]
+        sid = x.sid
+        if isinstance(x, st.Requires):
+            return
+        if kind in ("set", "add"):
+            self.set_slot(s, x, env, depth)
+        elif kind == "let":
+            t = self.mod.fresh("t")
+            self.emit(depth, f"{t} = {self.expr(s['value'], env)}", sid)
+            self.emit(depth, f"{env}[{s['name']!r}] = list({t}) if isinstance({t}, list) else {t}",
+                      sid)
+        elif isinstance(x, st.Announce):
+            self.emit(depth, "if not m.quiet:", sid)
+            self.emit(depth + 1, f"{self.mod.constant(x)}.run(m, s, {frame or f'(0, 0, {env})'})",
+                      sid)
+        elif isinstance(x, _DELEGATED):
+            self.emit(depth, f"{self.mod.constant(x)}.run(m, s, {frame or f'(0, 0, {env})'})", sid)
+        elif isinstance(x, st.If):
+            self.if_(s, x, env, depth)
+        elif isinstance(x, st.ForEach):
+            self.for_each(s, x, env, depth)
+        elif isinstance(x, st.RepeatTimes):
+            self.repeat_times(s, x, env, depth)
+        elif isinstance(x, st.RepeatUntil):
+            self.repeat_until(s, x, env, depth)
+        else:                   # pragma: no cover - runnable() lets no other through
+            raise AssertionError(kind)
+
+    def set_slot(self, s, x, env, depth) -> None:
+        t = self.mod.fresh("t")
+        sid = x.sid
+        self.emit(depth, f"{t} = {self.expr(s['value'], env)}", sid)
+        slot = self.slot(s["target"], env)
+        if s["node"] == "add":
+            self.emit(depth, f"s.vars[{slot}] += {t}", sid)
+        else:
+            self.emit(depth, f"s.vars[{slot}] = list({t}) if isinstance({t}, list) else {t}", sid)
+
+    def slot(self, target, env) -> str:
+        """The Python expression of a `set`/`add` target's slot in s.vars."""
+        lay = self.lay
+        if target["node"] == "attribute":
+            column = self.mod.constant(lay.has[target["attr"]])
+            return f"{column}[{self.expr(target['target'], env)}]"
+        name = target["name"] if target["node"] == "name" else target["fn"]
+        v = lay.variables[name]
+        if v.index is None:
+            return str(v.base)
+        arg = self.expr(target["args"][0], env)
+        if v.index in lay.grids:
+            return f"{v.base} + {self.mod.constant(lay.grids[v.index].positions)}[{arg}]"
+        offset = v.base - (0 if v.index == "player" else lay.types[v.index][0])
+        return f"{offset} + {arg}" if offset >= 0 else f"{arg} - {-offset}"
+
+    def block(self, bid: int, env: str, depth: int, sid) -> None:
+        """The statements of a nested block, on a copy of the locals (as the
+        machine gives each block its own) when the block binds any."""
+        stmts = self.m.blocks[bid].stmts
+        if not stmts or all(isinstance(x, st.Requires) for x in stmts):
+            self.emit(depth, "pass", sid)
+            return
+        inner = env
+        if _binds(self.ir_of, stmts):
+            inner = f"e{next(self._envs)}"
+            self.emit(depth, f"{inner} = dict({env})", sid)
+        for x in stmts:
+            self.stmt(x, inner, None, depth)
+
+    def if_(self, s, x, env, depth) -> None:
+        self.emit(depth, f"if {self.expr(s['cond'], env)}:", x.sid)
+        self.block(x.then, env, depth + 1, x.sid)
+        if x.otherwise is not None:
+            self.emit(depth, "else:", x.sid)
+            self.block(x.otherwise, env, depth + 1, x.sid)
+
+    def _count(self, depth, amount: str, body: int, sid) -> None:
+        """Passes count towards the machine's limit, as its steps do."""
+        stmts = self.m.blocks[body].stmts or [self.m.stmts[sid]]
+        self.emit(depth, f"m.steps += {amount}", sid)
+        self.emit(depth, f"if m.steps > {st.MAX_STEPS}:", sid)
+        self.emit(depth + 1, f"m.count_steps(0, {self.mod.constant(stmts)})", sid)
+
+    def for_each(self, s, x, env, depth) -> None:
+        sid = x.sid
+        items, item, inner = self.mod.fresh("t"), self.mod.fresh("t"), f"e{next(self._envs)}"
+        body = self.m.blocks[x.body].stmts
+        self.emit(depth, f"{items} = list({self.expr(s['source'], env)})", sid)
+        self.emit(depth, f"if {items}:", sid)
+        self.emit(depth + 1, f"{inner} = dict({env})", sid)
+        self.emit(depth + 1, f"for {item} in {items}:", sid)
+        self.emit(depth + 2, f"{inner}[{s['var']!r}] = {item}", sid)
+        for y in body:
+            self.stmt(y, inner, None, depth + 2)
+        self._count(depth + 1, f"len({items}) * {len(body) + 1}", x.body, sid)
+
+    def repeat_times(self, s, x, env, depth) -> None:
+        sid = x.sid
+        k, inner = self.mod.fresh("t"), f"e{next(self._envs)}"
+        body = self.m.blocks[x.body].stmts
+        self.emit(depth, f"{k} = {self.expr(s['count'], env)}", sid)
+        self.emit(depth, f"if {k} > 0:", sid)
+        self.emit(depth + 1, f"{inner} = dict({env})", sid)
+        self.emit(depth + 1, f"for {self.mod.fresh('t')} in range({k}):", sid)
+        for y in body:
+            self.stmt(y, inner, None, depth + 2)
+        self._count(depth + 2, str(len(body) + 1), x.body, sid)
+
+    def repeat_until(self, s, x, env, depth) -> None:
+        sid = x.sid
+        inner = f"e{next(self._envs)}"
+        body = self.m.blocks[x.body].stmts
+        self.emit(depth, f"{inner} = dict({env})", sid)
+        self.emit(depth, f"while not {self.expr(s['cond'], inner)}:", sid)
+        for y in body:
+            self.stmt(y, inner, None, depth + 1)
+        self._count(depth + 1, str(len(body) + 1), x.body, sid)
+
+
+def _binds(ir_of: dict, stmts) -> bool:
+    """Whether statements bind local names (`let`) in their own block."""
+    return any(ir_of[x.sid]["node"] == "let" for x in stmts)
