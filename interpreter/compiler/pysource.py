@@ -91,7 +91,7 @@ class Module:
 # the builtins generated code may use, and nothing else
 _BUILTINS = {"len": len, "list": list, "sum": sum, "min": min, "max": max, "bool": bool,
              "abs": abs, "dict": dict, "range": range, "isinstance": isinstance,
-             "TypeError": TypeError}
+             "TypeError": TypeError, "KeyError": KeyError}
 
 
 def _describe(value) -> str:
@@ -125,6 +125,8 @@ class PyFormulas:
         self.mod = module or Module()
         self.define_names: dict = {}        # define -> its function's name
         self._aggregates: dict = {}         # (node, locals, env or not) -> its function's name
+        self._costly: dict = {}
+        self._pure: dict = {}
         self.budget = self.mod.constant(ex.budget)
 
     # -- entry points ----------------------------------------------------------
@@ -244,29 +246,87 @@ class PyFormulas:
         except _TooDeep:
             del self.define_names[name]
             raise
-        head = f"def {fname}(s{''.join(', ' + p for p in params)}):"
-        if not _has_aggregate(d["body"]):
+        args = "".join(", " + p for p in params)
+        head = f"def {fname}(s{args}):"
+        if params and self.pure(name):
+            # it reads only its parameters: remembered for the whole game
+            # (for at most MAX_REMEMBERED arguments)
+            inner, cache = self.mod.fresh("d"), self.mod.constant({})
+            key = params[0] if len(params) == 1 else "(" + ", ".join(params) + ")"
+            self._add([f"def {inner}(s{args}):",
+                       f"    return {body.src}",
+                       head,
+                       "    try:",
+                       f"        return {cache}[{key}]",
+                       "    except KeyError:",
+                       f"        r = {inner}(s{args})",
+                       f"        if len({cache}) < {MAX_REMEMBERED}:",
+                       f"            {cache}[{key}] = r",
+                       "        return r",
+                       "    except TypeError:          # a list argument",
+                       f"        return {inner}(s{args})"])
+            return fname
+        if not self.costly(name):
             self._add([head, f"    return {body.src}"])
             return fname
         # a define that loops is remembered while options are listed (the
         # state holds still then): see optimise.memoized
         inner = self.mod.fresh("d")
         key = "(" + ", ".join([repr(-next(self.mod._ids)), *params]) + ",)"
-        self._add([f"def {inner}(s{''.join(', ' + p for p in params)}):",
+        unset = self.mod.constant(_UNSET)
+        self._add([f"def {inner}(s{args}):",
                    f"    return {body.src}",
                    head,
                    "    m = s.memo",
                    "    if m is None:",
-                   f"        return {inner}(s{''.join(', ' + p for p in params)})",
+                   f"        return {inner}(s{args})",
                    f"    key = {key}",
                    "    try:",
-                   f"        r = m.get(key, {self.mod.constant(_UNSET)})",
+                   f"        r = m.get(key, {unset})",
                    "    except TypeError:",
-                   f"        return {inner}(s{''.join(', ' + p for p in params)})",
-                   f"    if r is {self.mod.constant(_UNSET)}:",
-                   f"        r = m[key] = {inner}(s{''.join(', ' + p for p in params)})",
+                   f"        return {inner}(s{args})",
+                   f"    if r is {unset}:",
+                   f"        r = m[key] = {inner}(s{args})",
                    "    return r"])
         return fname
+
+    def costly(self, name) -> bool:
+        """Whether a define loops over a collection, or calls one that does."""
+        found = self._costly.get(name)
+        if found is None:
+            self._costly[name] = False
+            body = self.ex.defines[name]["body"]
+            found = self._costly[name] = _has_aggregate(body) or any(
+                self.costly(d) for d in _defines_called(body))
+        return found
+
+    def pure(self, name) -> bool:
+        """Whether a define reads nothing that changes during a game: no
+        zone, variable, `has` attribute, round, turn or current player, no
+        draw, and only defines that are pure too."""
+        found = self._pure.get(name)
+        if found is None:
+            self._pure[name] = False
+            found = self._pure[name] = self._reads_only_params(self.ex.defines[name]["body"])
+        return found
+
+    def _reads_only_params(self, node) -> bool:
+        if isinstance(node, list):
+            return all(self._reads_only_params(x) for x in node)
+        if not isinstance(node, dict):
+            return True
+        kind, ref = node.get("node"), node.get("ref")
+        if ref in ("zone", "variable"):
+            return False
+        if ref == "constant" and node.get("name") in ("round", "turn", "current"):
+            return False
+        if kind == "attribute" and node.get("attr") in self.lay.has:
+            return False
+        if kind == "call" and ref == "builtin" and FUNCTIONS[node["fn"]].random:
+            return False
+        if ref == "define" and not self.pure(node["name"] if kind == "name" else node["fn"]):
+            return False
+        return all(self._reads_only_params(v) for k, v in node.items() if k != "at")
 
     # -- calls -------------------------------------------------------------------
     def x_call(self, e, ctx, env):
@@ -459,6 +519,24 @@ class PyFormulas:
         else:
             lines += [f"    out.append({pair})"]
         return lines + [f"return {self.mod.constant(_PAIRED[fn])}(out)"]
+
+
+MAX_REMEMBERED = 10_000       # the arguments a pure define remembers its values for
+
+
+def _defines_called(node) -> set:
+    """The defines an IR subtree names or calls."""
+    found = set()
+    if isinstance(node, dict):
+        if node.get("ref") == "define":
+            found.add(node["name"] if node.get("node") == "name" else node["fn"])
+        for v in node.values():
+            if isinstance(v, (dict, list)):
+                found |= _defines_called(v)
+    elif isinstance(node, list):
+        for v in node:
+            found |= _defines_called(v)
+    return found
 
 
 class _TooDeep(Exception):

@@ -87,19 +87,20 @@ def ray(c: int, dx: int, dy: int, cells) -> list:
     """The cells after `c` in steps of (dx, dy), nearest first, for as long
     as each is one of `cells`: the walk stops before the first cell that is
     not (or at the edge of the ±32767 plane)."""
-    for k in (dx, dy):
-        if isinstance(k, bool) or not isinstance(k, int):
-            raise RuleError(f"ray(…, {dx!r}, {dy!r}, …): a step is whole numbers",
-                            code="rule/runtime")
+    if dx.__class__ is not int or dy.__class__ is not int:     # (a bool is no step)
+        raise RuleError(f"ray(…, {dx!r}, {dy!r}, …): a step is whole numbers",
+                        code="rule/runtime")
     if dx == 0 and dy == 0:
         raise RuleError("ray(…, 0, 0, …) does not move: give a step", code="rule/runtime")
-    x, y = x_of(c), y_of(c)
-    allowed, out = cells, []
+    x, y = c // BASE - OFFSET, c % BASE - OFFSET
+    step = dx * BASE + dy          # one step (dx, dy) of a cell's number, inside the plane
+    allowed, out, n = cells, [], c
     while True:
-        x, y = x + dx, y + dy
-        if abs(x) > LIMIT or abs(y) > LIMIT:
+        x += dx
+        y += dy
+        if x > LIMIT or x < -LIMIT or y > LIMIT or y < -LIMIT:
             return out
-        n = (x + OFFSET) * BASE + (y + OFFSET)
+        n += step
         if n not in allowed:
             return out
         out.append(n)
