@@ -420,8 +420,10 @@ class Compiler:
         return st.GoTo(s["at"], self.m.phase_names.index(s["phase"]))
 
 
-def compile_program(ir: dict, n: int, options: dict) -> Program:
-    compiler = Compiler(ir, n, options)
+def compile_program(ir: dict, n: int, options: dict, generate: bool = True) -> Program:
+    """The program of one player count; `generate`: run formulas and runs
+    of statements as generated Python (else as the checked closures)."""
+    compiler = Compiler(ir, n, options, generate)
     program = compiler.program()
     if compiler.ex.errors:
         unique = {(str(e.span), e.message): e for e in compiler.ex.errors}

@@ -72,8 +72,11 @@ class RunCompiler:
 
     # -- the runs ---------------------------------------------------------------
     def compile_all(self) -> None:
+        inside = self._inside_runs()
         for block in self.m.blocks:
             block.fast = [None] * len(block.stmts)
+            if block.id in inside:      # a run that holds it writes it out
+                continue
             i, stmts = 0, block.stmts
             while i < len(stmts):
                 j = i
@@ -84,6 +87,29 @@ class RunCompiler:
                     if fn is not None:
                         block.fast[i] = (fn, j, j - i)
                 i = max(j, i + 1)
+
+    def _inside_runs(self) -> set:
+        """The blocks of statements that a run holds."""
+        out: set = set()
+
+        def children(x):
+            if isinstance(x, st.If):
+                return [x.then] + ([x.otherwise] if x.otherwise is not None else [])
+            if isinstance(x, (st.ForEach, st.RepeatTimes, st.RepeatUntil)):
+                return [x.body]
+            return []
+
+        def cover(bid):
+            if bid not in out:
+                out.add(bid)
+                for y in self.m.blocks[bid].stmts:
+                    for b in children(y):
+                        cover(b)
+        for x in self.m.stmts:
+            if self.runnable(x):
+                for b in children(x):
+                    cover(b)
+        return out
 
     @staticmethod
     def _worth(stmts) -> bool:
@@ -98,7 +124,8 @@ class RunCompiler:
             for x in stmts:
                 self.stmt(x, "e0", "f", 1)
             filename = f"<rulebook statements {next(self._chunks)}>"
-            self.mod.add("\n".join(self.lines) + "\n", filename)
+            self.mod.add("\n".join(self.lines) + "\n", filename,
+                         f"statements at lines {stmts[0].at[0]}-{stmts[-1].at[0]}")
         except (_TooDeep, SyntaxError, RecursionError, MemoryError, ValueError):
             return None             # the machine steps through them one by one
         self.m.lines[filename] = self.sids
@@ -123,9 +150,7 @@ class RunCompiler:
         if kind in ("set", "add"):
             self.set_slot(s, x, env, depth)
         elif kind == "let":
-            t = self.mod.fresh("t")
-            self.emit(depth, f"{t} = {self.expr(s['value'], env)}", sid)
-            self.emit(depth, f"{env}[{s['name']!r}] = list({t}) if isinstance({t}, list) else {t}",
+            self.emit(depth, f"{env}[{s['name']!r}] = {self.copied(s['value'], env, depth, sid)}",
                       sid)
         elif isinstance(x, st.Announce):
             self.emit(depth, "if not m.quiet:", sid)
@@ -144,15 +169,25 @@ class RunCompiler:
         else:                   # pragma: no cover - runnable() lets no other through
             raise AssertionError(kind)
 
-    def set_slot(self, s, x, env, depth) -> None:
+    def copied(self, e, env, depth, sid) -> str:
+        """A value to keep in a slot or a local: a list is copied (zones
+        hand out theirs live), as SetSlot and Let do."""
+        code = self.py.code(e, {}, env)
+        if code.strict or (code.const is not None and not isinstance(code.const[0], list)):
+            return code.src
         t = self.mod.fresh("t")
+        self.emit(depth, f"{t} = {code.src}", sid)
+        return f"list({t}) if isinstance({t}, list) else {t}"
+
+    def set_slot(self, s, x, env, depth) -> None:
         sid = x.sid
-        self.emit(depth, f"{t} = {self.expr(s['value'], env)}", sid)
-        slot = self.slot(s["target"], env)
         if s["node"] == "add":
-            self.emit(depth, f"s.vars[{slot}] += {t}", sid)
-        else:
-            self.emit(depth, f"s.vars[{slot}] = list({t}) if isinstance({t}, list) else {t}", sid)
+            t = self.mod.fresh("t")
+            self.emit(depth, f"{t} = {self.expr(s['value'], env)}", sid)
+            self.emit(depth, f"s.vars[{self.slot(s['target'], env)}] += {t}", sid)
+            return
+        value = self.copied(s["value"], env, depth, sid)      # (Python works it out first)
+        self.emit(depth, f"s.vars[{self.slot(s['target'], env)}] = {value}", sid)
 
     def slot(self, target, env) -> str:
         """The Python expression of a `set`/`add` target's slot in s.vars."""
@@ -184,6 +219,10 @@ class RunCompiler:
         for x in stmts:
             self.stmt(x, inner, None, depth)
 
+    def _inner(self, bid: int, env: str) -> str:
+        """The locals a loop's block runs on: a copy when it binds names."""
+        return f"e{next(self._envs)}" if _binds(self.ir_of, self.m.blocks[bid].stmts) else env
+
     def if_(self, s, x, env, depth) -> None:
         self.emit(depth, f"if {self.expr(s['cond'], env)}:", x.sid)
         self.block(x.then, env, depth + 1, x.sid)
@@ -213,11 +252,12 @@ class RunCompiler:
 
     def repeat_times(self, s, x, env, depth) -> None:
         sid = x.sid
-        k, inner = self.mod.fresh("t"), f"e{next(self._envs)}"
+        k, inner = self.mod.fresh("t"), self._inner(x.body, env)
         body = self.m.blocks[x.body].stmts
         self.emit(depth, f"{k} = {self.expr(s['count'], env)}", sid)
         self.emit(depth, f"if {k} > 0:", sid)
-        self.emit(depth + 1, f"{inner} = dict({env})", sid)
+        if inner != env:
+            self.emit(depth + 1, f"{inner} = dict({env})", sid)
         self.emit(depth + 1, f"for {self.mod.fresh('t')} in range({k}):", sid)
         for y in body:
             self.stmt(y, inner, None, depth + 2)
@@ -225,9 +265,10 @@ class RunCompiler:
 
     def repeat_until(self, s, x, env, depth) -> None:
         sid = x.sid
-        inner = f"e{next(self._envs)}"
+        inner = self._inner(x.body, env)
         body = self.m.blocks[x.body].stmts
-        self.emit(depth, f"{inner} = dict({env})", sid)
+        if inner != env:
+            self.emit(depth, f"{inner} = dict({env})", sid)
         self.emit(depth, f"while not {self.expr(s['cond'], inner)}:", sid)
         for y in body:
             self.stmt(y, inner, None, depth + 1)

@@ -61,31 +61,49 @@ class Module:
         self.chunks: list[str] = []
         self._ids = itertools.count(1)
         self._by_identity: dict = {}
+        self._by_value: dict = {}
+        self.notes: list[str] = []     # per chunk: where in the rulebook it comes from
+        self.described: dict = {}      # constant name -> what it is, in words
 
     def fresh(self, letter: str) -> str:
         return f"{letter}{next(self._ids)}"
 
-    def constant(self, value) -> str:
-        """The name ``kN`` bound to `value` in the namespace (one per object)."""
-        key = id(value)
-        found = self._by_identity.get(key)
+    def constant(self, value, described: str | None = None) -> str:
+        """The name ``kN`` bound to `value` in the namespace: one per object,
+        and one per list of plain values (they are never changed)."""
+        found = self._by_identity.get(id(value))
         if found is not None and self.namespace[found] is value:
             return found
+        plain = type(value) is list and all(
+            x is None or type(x) in (int, str, bool) for x in value)
+        if plain:
+            found = self._by_value.get(tuple((type(x), x) for x in value))
+            if found is not None:
+                return found
         name = self.fresh("k")
         self.namespace[name] = value
-        self._by_identity[key] = name
+        self._by_identity[id(value)] = name
+        if plain:
+            self._by_value[tuple((type(x), x) for x in value)] = name
+        if described is not None:
+            self.described[name] = described
         return name
 
-    def add(self, source: str, filename: str | None = None):
+    def add(self, source: str, filename: str | None = None, note: str = ""):
         """Compiles one chunk (a function or several) into the namespace."""
         code = compile(source, filename or self.filename, "exec")
         exec(code, self.namespace)          # noqa: S102 - the compiler's own code, see above
         self.chunks.append(source)
+        self.notes.append(note)
 
     def text(self) -> str:
-        constants = [f"# {name} = {_describe(value)}"
+        """The generated module as a reader sees it: the constants, then each
+        chunk under a comment saying what in the rulebook it was written for."""
+        constants = [f"# {name} = {self.described.get(name) or _describe(value)}"
                      for name, value in self.namespace.items() if name.startswith("k")]
-        return "\n".join(["# constants", *constants, "", *self.chunks])
+        chunks = [(f"# {note}\n" if note else "") + chunk
+                  for note, chunk in zip(self.notes, self.chunks)]
+        return "\n".join(["# constants", *constants, "", *chunks])
 
 
 # the builtins generated code may use, and nothing else
@@ -95,9 +113,15 @@ _BUILTINS = {"len": len, "list": list, "sum": sum, "min": min, "max": max, "bool
 
 
 def _describe(value) -> str:
+    if isinstance(value, list) and value and all(hasattr(x, "sid") for x in value):
+        return f"the statements at lines {value[0].at[0]}-{value[-1].at[0]}"
+    if hasattr(value, "sid") and hasattr(value, "at"):
+        return f"the {type(value).__name__} statement at line {value.at[0]}"
     text = repr(value)
     if callable(value):
         text = getattr(value, "__qualname__", type(value).__name__)
+    elif type(value).__repr__ is object.__repr__:
+        text = type(value).__name__
     return text if len(text) <= 100 else text[:97] + "..."
 
 
@@ -127,7 +151,7 @@ class PyFormulas:
         self._aggregates: dict = {}         # (node, locals, env or not) -> its function's name
         self._costly: dict = {}
         self._pure: dict = {}
-        self.budget = self.mod.constant(ex.budget)
+        self.budget = self.mod.constant(ex.budget, "the budget of formula work (runtime/budget.py)")
 
     # -- entry points ----------------------------------------------------------
     def function(self, e: dict, fallback):
@@ -139,14 +163,14 @@ class PyFormulas:
                 value = code.const[0]
                 return lambda s, env: value
             name = self.mod.fresh("f")
-            self._add([f"def {name}(s, env):", f"    return {code.src}"])
+            self._add([f"def {name}(s, env):", f"    return {code.src}"], _where("formula", e))
             return self.mod.namespace[name]
         except _TooDeep:
             return fallback
 
-    def _add(self, lines: list) -> None:
+    def _add(self, lines: list, note: str = "") -> None:
         try:
-            self.mod.add("\n".join(lines) + "\n")
+            self.mod.add("\n".join(lines) + "\n", note=note)
         except (SyntaxError, RecursionError, MemoryError, ValueError):
             raise _TooDeep() from None
 
@@ -248,10 +272,12 @@ class PyFormulas:
             raise
         args = "".join(", " + p for p in params)
         head = f"def {fname}(s{args}):"
+        note = f"define {name}, line {d['name_at'][0]}"
         if params and self.pure(name):
             # it reads only its parameters: remembered for the whole game
             # (for at most MAX_REMEMBERED arguments)
-            inner, cache = self.mod.fresh("d"), self.mod.constant({})
+            inner, cache = self.mod.fresh("d"), self.mod.constant(
+                {}, f"the values define {name} has given")
             key = params[0] if len(params) == 1 else "(" + ", ".join(params) + ")"
             self._add([f"def {inner}(s{args}):",
                        f"    return {body.src}",
@@ -264,16 +290,16 @@ class PyFormulas:
                        f"            {cache}[{key}] = r",
                        "        return r",
                        "    except TypeError:          # a list argument",
-                       f"        return {inner}(s{args})"])
+                       f"        return {inner}(s{args})"], note)
             return fname
         if not self.costly(name):
-            self._add([head, f"    return {body.src}"])
+            self._add([head, f"    return {body.src}"], note)
             return fname
         # a define that loops is remembered while options are listed (the
         # state holds still then): see optimise.memoized
         inner = self.mod.fresh("d")
         key = "(" + ", ".join([repr(-next(self.mod._ids)), *params]) + ",)"
-        unset = self.mod.constant(_UNSET)
+        unset = self.mod.constant(_UNSET, "not remembered yet")
         self._add([f"def {inner}(s{args}):",
                    f"    return {body.src}",
                    head,
@@ -287,7 +313,7 @@ class PyFormulas:
                    f"        return {inner}(s{args})",
                    f"    if r is {unset}:",
                    f"        r = m[key] = {inner}(s{args})",
-                   "    return r"])
+                   "    return r"], note)
         return fname
 
     def costly(self, name) -> bool:
@@ -481,7 +507,7 @@ class PyFormulas:
                  f"    if {self.budget}.left < 0:",
                  f"        {self.budget}.exhausted()"]
         lines += ["    " + line for line in self._loop(fn, var, where, value, by)]
-        self._add(lines)
+        self._add(lines, _where(f"{fn}(…)", e))
         return name
 
     def _loop(self, fn, var, where, value, by) -> list:
@@ -541,6 +567,10 @@ def _defines_called(node) -> set:
 
 class _TooDeep(Exception):
     """Python refused the generated code (nested too deep): keep the closure."""
+
+
+def _where(what: str, e: dict) -> str:
+    return f"{what} at line {e['at'][0]}, column {e['at'][1]}"
 
 
 def _plus(offset: int, src: str) -> str:

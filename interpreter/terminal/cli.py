@@ -355,6 +355,13 @@ def cmd_show(args) -> int:
     if args.ir:
         print(json.dumps(game.ir, indent=2, ensure_ascii=False))
         return 0
+    if args.python:
+        players = player_count(game, args)
+        check_player_count(game, players)
+        print(f"# {game.name}, {players} players: the Python its formulas and runs of "
+              f"statements are compiled to")
+        print(game.program(players).python.text())
+        return 0
     print(f"{game.name}: {game.min_players}-{game.max_players} players")
     for name, value in game.options.items():
         print(f"  option {name} = {json.dumps(value)}")
@@ -443,6 +450,9 @@ def build_parser() -> ArgumentParser:
     show = sub.add_parser("show", help="print a rulebook's compiled form")
     game_options(show, "file", "FILE")
     show.add_argument("--ir", action="store_true", help="the IR as JSON")
+    show.add_argument("--python", action="store_true",
+                      help="the Python the rulebook is compiled to (with --players)")
+    show.add_argument("--players", type=int, help="with --python; default: the fewest allowed")
     show.set_defaults(run=cmd_show)
     return parser
 
