@@ -18,7 +18,7 @@ from .compiled import Compiled
 from .expressions import ExprCompiler, describe, family
 from ..runtime.layout import Layout, build_layout
 from ..runtime.views import show_value
-from ..stdlib.types import ANY, PLAYER, elem, list_of
+from ..stdlib.types import ANY, CELL, PLAYER, elem, is_comp, list_of
 from .optimise import draws, names_read
 from .pyblocks import RunCompiler
 from .pysource import Module, PyFormulas
@@ -51,10 +51,10 @@ def _source_words(key: dict) -> str:
     return f"{key['node']} (tie-break at line {key['at'][0]})"
 
 
-def _told(fn, type_: str, lay: Layout):
-    """(state, env) -> the text of a value as an announcement says it: a
-    player as P0, a component by its name, a cell as (x,y), yes/no, none,
-    the items of a list one after the other."""
+def teller(type_: str, lay: Layout):
+    """value -> its text as an announcement says it: a player as P0, a
+    component by its name, a cell as (x,y), yes/no, none, the items of a
+    list one after the other."""
     def text(value) -> str:
         if value is None:
             return "none"
@@ -64,9 +64,22 @@ def _told(fn, type_: str, lay: Layout):
             return " ".join(text(v) for v in value)
         return str(value)
 
-    def told(s, env):
-        return text(show_value(fn(s, env), type_, lay))
+    def told(value) -> str:
+        return text(show_value(value, type_, lay))
+    if not any(word in type_ for word in (PLAYER, "comp:", CELL)):
+        return text                 # shown as it is
+    if type_ == PLAYER:
+        return lambda v: f"P{v}" if isinstance(v, int) else told(v)
+    if is_comp(type_):
+        display = lay.display
+        return lambda v: display[v] if isinstance(v, int) else told(v)
     return told
+
+
+def _told(fn, type_: str, lay: Layout):
+    """(state, env) -> the text of a formula's value in an announcement."""
+    tell = teller(type_, lay)
+    return lambda s, env: tell(fn(s, env))
 
 
 def table_values(ir: dict, n: int) -> dict:
@@ -226,6 +239,8 @@ class Compiler:
         spec = dc.ChoiceSpec(name, kind, source.fn, where, count, groups, size, key,
                              dc.printer(value_type, self.lay), value_type, c["at"])
         spec.why = self._why_not(c["source"], scope)
+        if kind == "one" and c["where"] is not None and self.generate:
+            spec.kept = self.py.kept_options(c["source"], c["where"], name, key)
         return spec
 
     def _why_not(self, source, scope):
@@ -393,15 +408,19 @@ class Compiler:
         return dc.EachChooses(s["at"], s["player_var"], players, spec)
 
     def s_announce(self, s, scope):
-        pieces = []
+        pieces, tellers = [], []
         for part in s["parts"]:
             if "node" not in part:
                 pieces.append(part["text"])
+                tellers.append(None)
                 continue
             c = self.expr(part, scope)
+            tellers.append(teller(c.type, self.lay))
             pieces.append(_told(c.fn, c.type, self.lay))
         to = self.player(s["to"], scope, "who is told") if s["to"] is not None else None
-        return st.Announce(s["at"], pieces, to)
+        announce = st.Announce(s["at"], pieces, to)
+        announce.tellers = tellers
+        return announce
 
     def s_rotate(self, s, scope):
         return st.Rotate(s["at"], self.lay.zones[s["zone"]].base,

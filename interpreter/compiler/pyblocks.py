@@ -153,9 +153,7 @@ class RunCompiler:
             self.emit(depth, f"{env}[{s['name']!r}] = {self.copied(s['value'], env, depth, sid)}",
                       sid)
         elif isinstance(x, st.Announce):
-            self.emit(depth, "if not m.quiet:", sid)
-            self.emit(depth + 1, f"{self.mod.constant(x)}.run(m, s, {frame or f'(0, 0, {env})'})",
-                      sid)
+            self.announce(s, x, env, depth)
         elif isinstance(x, _DELEGATED):
             self.emit(depth, f"{self.mod.constant(x)}.run(m, s, {frame or f'(0, 0, {env})'})", sid)
         elif isinstance(x, st.If):
@@ -178,6 +176,20 @@ class RunCompiler:
         t = self.mod.fresh("t")
         self.emit(depth, f"{t} = {code.src}", sid)
         return f"list({t}) if isinstance({t}, list) else {t}"
+
+    def announce(self, s, x, env, depth) -> None:
+        """The event of an announcement, its text made where it is said."""
+        pieces = []
+        for part, tell in zip(s["parts"], x.tellers):
+            if tell is None:
+                pieces.append(repr(part["text"]))
+            else:
+                pieces.append(f"{self.mod.constant(tell)}({self.expr(part, env)})")
+        text = " + ".join(pieces) or "''"
+        to = f", 'to': {self.expr(s['to'], env)}" if s["to"] is not None else ""
+        self.emit(depth, "if not m.quiet:", x.sid)
+        self.emit(depth + 1, f"s.events.append({{'event': 'announce', 'text': {text}{to}}})",
+                  x.sid)
 
     def set_slot(self, s, x, env, depth) -> None:
         sid = x.sid

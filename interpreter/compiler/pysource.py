@@ -32,6 +32,7 @@ and column (`Machine._failure`).
 from __future__ import annotations
 
 import itertools
+import re
 
 from ..errors import RuleError
 from ..language import flow
@@ -168,6 +169,35 @@ class PyFormulas:
         except _TooDeep:
             return fallback
 
+    def kept_options(self, source: dict, where: dict, name: str, key):
+        """``(state, env) -> [(key, value)]`` of a choice 'one of SOURCE
+        where WHERE' binding `name`: the first value of each key, those
+        WHERE keeps (ChoiceSpec.pairs), in one loop; None where Python
+        cannot take the code."""
+        try:
+            fname, var, k = self.mod.fresh("c"), self.mod.fresh("v"), self.mod.fresh("t")
+            src = self.code(source, {}, "env").src
+            test = self.code(where, {name: var}, "env").src
+            table = getattr(key, "table", None)      # a component's key: one table
+            keyed = f"{self.mod.constant(table)}[{var}]" if table is not None else \
+                f"{self.mod.constant(key)}({var})"
+            if table is not None:            # (none, which has no key, is no option)
+                keyed = f"({keyed} if {var} is not None else None)"
+            self._add([f"def {fname}(s, env):",
+                       "    first = {}",
+                       f"    for {var} in {src}:",
+                       f"        {k} = {keyed}",
+                       f"        if {k} not in first:",
+                       f"            first[{k}] = {var}",
+                       "    out = []",
+                       f"    for {k}, {var} in first.items():",
+                       f"        if {test}:",
+                       f"            out.append(({k}, {var}))",
+                       "    return out"], _where("the options", where))
+            return self.mod.namespace[fname]
+        except _TooDeep:
+            return None
+
     def _add(self, lines: list, note: str = "") -> None:
         try:
             self.mod.add("\n".join(lines) + "\n", note=note)
@@ -254,6 +284,12 @@ class PyFormulas:
                 and not any(v is _NO_VALUE for v in body.lookup[0]):
             # the body is a static table of its parameter: read the table
             return Code(f"{self.mod.constant(body.lookup[0])}[{argcodes[0].src}]")
+        d = self.ex.defines[name]
+        if not self.costly(name) and _size(d["body"]) <= MAX_INLINED \
+                and all(_SIMPLE.match(a.src) for a in argcodes):
+            # a small define of plain arguments: its body written in place,
+            # each parameter read as its argument
+            return self.code(d["body"], dict(zip(params, (a.src for a in argcodes))), env)
         fname = self.define_function(name)
         return Code(f"{fname}(s{''.join(', ' + a.src for a in argcodes)})")
 
@@ -317,13 +353,13 @@ class PyFormulas:
         return fname
 
     def costly(self, name) -> bool:
-        """Whether a define loops over a collection, or calls one that does."""
+        """Whether a define's own body loops over a collection: its calls
+        are then remembered while options are listed (a define that only
+        calls one is written in place or called, and the one it calls
+        remembers)."""
         found = self._costly.get(name)
         if found is None:
-            self._costly[name] = False
-            body = self.ex.defines[name]["body"]
-            found = self._costly[name] = _has_aggregate(body) or any(
-                self.costly(d) for d in _defines_called(body))
+            found = self._costly[name] = _has_aggregate(self.ex.defines[name]["body"])
         return found
 
     def pure(self, name) -> bool:
@@ -381,6 +417,9 @@ class PyFormulas:
             return Code(f"({srcs[1]} in {srcs[0]})", strict=True)
         if fn == "opponent" and len(srcs) == 1 and self.n == 2:
             return Code(f"(1 - {srcs[0]})")
+        if fn in ("first", "last") and len(srcs) == 1:
+            t = self.mod.fresh("t")
+            return Code(f"({t}[{0 if fn == 'first' else -1}] if ({t} := {srcs[0]}) else None)")
         if fn == "abs" and len(srcs) == 1:
             return Code(f"abs({srcs[0]})")
         impl = FUNCTIONS[fn].impl
@@ -475,16 +514,19 @@ class PyFormulas:
         fn = e["fn"]
         passed = list(ctx.values())
         args = ", ".join(["s", *([env] if env else []), *passed])
-        key = (id(e), tuple(ctx.items()), env is not None)
+        key = (id(e), tuple(ctx), env is not None)
         name = self._aggregates.get(key)
         if name is None:
-            name = self._aggregates[key] = self._aggregate(e, ctx, env is not None)
+            name = self._aggregates[key] = self._aggregate(e, list(ctx), env is not None)
         return Code(f"{name}({args})", strict=fn in ("any", "all"))
 
-    def _aggregate(self, e, ctx, has_env: bool) -> str:
+    def _aggregate(self, e, names: list, has_env: bool) -> str:
+        """The function of an aggregate, given the locals in reach as
+        parameters of its own (an inlined define's may be expressions)."""
         fn, mod = e["fn"], self.mod
         name = mod.fresh("a")
         env = "env" if has_env else None
+        ctx = {n: mod.fresh("v") for n in names}
         params = ["s", *(["env"] if has_env else []), *ctx.values()]
         inner = dict(ctx)
         var = inner[e["var"]] = mod.fresh("v")
@@ -548,21 +590,20 @@ class PyFormulas:
 
 
 MAX_REMEMBERED = 10_000       # the arguments a pure define remembers its values for
+MAX_INLINED = 16              # the formula nodes of a define written in place of its calls
+# an argument read as it is wherever the parameter is: a local, a literal,
+# a statement's local, a slot of the state
+_SIMPLE = re.compile(r"^([a-z]\d*|\d+|\(-\d+\)|True|False|None|'[a-zA-Z_0-9]*'|"
+                     r"env\d*\['[a-zA-Z_0-9]+'\]|e\d+\['[a-zA-Z_0-9]+'\]|s\.vars\[\d+\])$")
 
 
-def _defines_called(node) -> set:
-    """The defines an IR subtree names or calls."""
-    found = set()
+def _size(node) -> int:
+    """The formula nodes of an IR subtree."""
     if isinstance(node, dict):
-        if node.get("ref") == "define":
-            found.add(node["name"] if node.get("node") == "name" else node["fn"])
-        for v in node.values():
-            if isinstance(v, (dict, list)):
-                found |= _defines_called(v)
-    elif isinstance(node, list):
-        for v in node:
-            found |= _defines_called(v)
-    return found
+        return ("node" in node) + sum(_size(v) for v in node.values() if isinstance(v, (dict, list)))
+    if isinstance(node, list):
+        return sum(_size(v) for v in node)
+    return 0
 
 
 class _TooDeep(Exception):

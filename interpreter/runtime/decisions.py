@@ -30,7 +30,7 @@ class ChoiceSpec:
     """One parameter or decision: how to list its options and print them."""
 
     __slots__ = ("name", "kind", "source", "where", "count", "groups", "size", "key",
-                 "show_value", "value_type", "at", "why")
+                 "show_value", "value_type", "at", "why", "kept")
 
     def __init__(self, name, kind, source, where, count, groups, size, key, show_value,
                  value_type, at=None):
@@ -40,6 +40,9 @@ class ChoiceSpec:
         self.at = at          # the choice's span in the rulebook (for explanations)
         # (state, env, value) -> the cell that keeps a value out, or None (explain.py)
         self.why = None
+        # (state, env) -> `pairs` of a 'one of … where …', compiled (see
+        # compiler/pysource.py), or None
+        self.kept = None
 
     def show(self, name, args) -> str:
         """The text of a decision's action: its name and the chosen value."""
@@ -63,6 +66,8 @@ class ChoiceSpec:
         source once (for a parameter that later ones read)."""
         if self.kind != "one":
             return [(k, self.value(s, env, k)) for k in self.keys(s, env)]
+        if self.kept is not None:
+            return self.kept(s, env)
         values = self.source(s, env)
         first: dict = {}
         key = self.key

@@ -406,10 +406,11 @@ class Announce(Stmt):
     of literal pieces and of the values of its placeholders; told to P alone
     when it names P (the views show it to P only)."""
 
-    __slots__ = ("pieces", "to")
+    __slots__ = ("pieces", "to", "tellers")
 
     def __init__(self, at, pieces, to):
         self.at, self.pieces, self.to = at, pieces, to
+        self.tellers = None     # per piece, value -> text (for a compiler)
 
     def run(self, m, s, f):
         if m.quiet:
