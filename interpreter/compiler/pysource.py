@@ -12,10 +12,12 @@ module only replaces the closure the program runs (see `Compiler.expr`).
 
 What keeps rule text out of the code (the project's promise 2):
 
-- every identifier in the generated source is this module's own: ``s``,
-  ``env``, ``xs``, ``n``, ``out``, ``k``, ``m``, ``r``, ``key`` and names made
-  of one letter and a counter (``f12``, ``d3``, ``a7``, ``v5``, ``t2``,
-  ``k9``);
+- every identifier in the generated source is the compiler's own: ``s``,
+  ``env``, ``xs``, ``n``, ``out``, ``first``, ``k``, ``m``, ``r``, ``key``
+  and names made of one letter and a counter (``f12`` formula, ``d3``
+  define, ``a7`` aggregate, ``c4`` a choice's options, ``v5`` element or
+  parameter, ``t2`` temporary, ``k9`` constant; ``rN`` and ``eN`` in
+  `pyblocks`);
 - a value that came from the rulebook enters only as `repr` of an int, a
   bool, None or a str (`_literal`), or as a name ``kN`` of the constants
   table, bound in the namespace the code runs in (`Module.constant`);
@@ -26,7 +28,9 @@ What keeps rule text out of the code (the project's promise 2):
 A formula the generator cannot write (Python refuses code nested too deep)
 keeps its closure, which computes the same. Runtime errors surface as
 before: the statement that evaluates the formula reports its rulebook line
-and column (`Machine._failure`).
+and column (`Machine._failure`). Where a formula's value is known while
+compiling (an option, a table, a constant define) it is folded, so a
+variant's switch costs nothing when the game runs.
 """
 
 from __future__ import annotations
