@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..runtime import decisions as dc
 from ..runtime import statements as st
-from ..errors import RulebookErrors
+from ..errors import RuleError, RulebookErrors
 from ..stdlib.builtins import FUNCTIONS
 from ..runtime.choices import key_function
 from .compiled import Compiled
@@ -158,18 +158,37 @@ class Compiler:
             for h in comp["has"]:
                 column = lay.has[h["name"]]
                 first, count = lay.types[comp["name"]]
-                value = self.fn(h["default"], {}) if h["default"] is not None else None
+                value = self.default(h["default"])
                 for k in range(count):
                     defaults.append((column[first + k], value))
         for v in ir["variables"]:
             slot = lay.variables[v["name"]]
-            value = self.fn(v["default"], {}) if v["default"] is not None else None
+            value = self.default(v["default"])
             for k in range(slot.count):
                 defaults.append((slot.base + k, value))
         if self.generate:
             RunCompiler(self.m, self.py, self.ir_of).compile_all()
         return Program(self.n, lay, self.m, self.actions, score, tie, winners, defaults, self.ex,
                        parts, steps, self.py.mod)
+
+    def default(self, e):
+        """The function of a variable's or attribute's starting value (None
+        for none), worked out when a game starts: a failure is a rule error
+        at the formula, which no statement runs."""
+        if e is None:
+            return None
+        fn, span = self.fn(e, {}), self.m.span(e["at"])
+
+        def value(s, env):
+            try:
+                return fn(s, env)
+            except RuleError as error:
+                if error.span is None:
+                    error.span = span
+                raise
+            except (TypeError, KeyError, IndexError, ValueError, AttributeError) as error:
+                raise RuleError(f"a starting value failed: {error}", span) from None
+        return value
 
     # -- actions ---------------------------------------------------------------
     def _declare_action(self, a):

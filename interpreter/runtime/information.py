@@ -65,6 +65,8 @@ def information_state(game, s: State, viewer) -> dict:
         "over": s.over,
         "round": s.round,
         "turn": s.turn,
+        # the events of the last transition that the viewer was told
+        "events": [dict(e) for e in s.events if e.get("to", viewer) == viewer],
     }
 
 
@@ -131,4 +133,4 @@ def sample_state(game, info: dict, rng: random.Random) -> State:
     frames = [[f[0], f[1], dict(f[2]), f[3]] for f in info["frames"]]
     return State(n, zones, loc, list(info["vars"]), revealed, frames, rng.getrandbits(64),
                  info["decisions"], tuple(info["pending"]), info["over"], info["round"],
-                 info["turn"])
+                 info["turn"], [dict(e) for e in info.get("events", ())])

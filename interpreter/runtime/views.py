@@ -12,6 +12,7 @@ holds each declared grid with the values of its cells.
 
 from __future__ import annotations
 
+from ..errors import RuleError
 from ..stdlib import grid
 from .information import information_state
 from ..stdlib.types import CELL, PLAYER, is_comp
@@ -44,13 +45,35 @@ def _groups(prog, s, by, contents) -> list:
     return [[show_value(v, kind, lay), sorted(cards)] for v, cards in groups.items()]
 
 
+def shown_define(prog, name):
+    """(read(state, *args), type) of a define a display evaluates (a zone's
+    `by` groups, a grid's shading, a hex map's sides): a failure is a rule
+    error at the define, as a failure of the rules is at their statement."""
+    body = prog.exprs.define(name)
+    params = prog.exprs.defines[name]["params"] or []
+    at = prog.exprs.defines[name]["name_at"]
+
+    def read(s, *args):
+        try:
+            return body.fn(s, dict(zip(params, args)))
+        except RuleError as e:
+            if e.span is None:
+                e.span = prog.machine.span(at)
+            raise
+        except (TypeError, KeyError, IndexError, ValueError, AttributeError) as e:
+            raise RuleError(f"'{name}' failed while the table was shown: {e}",
+                            prog.machine.span(at),
+                            hint="a define a display reads must work for every piece or "
+                                 "cell it is shown for") from None
+    return read, body.type
+
+
 def _attribute_of(prog, s, name):
     """(value_of(piece), kind) for a define of one piece or an attribute."""
     lay = prog.lay
-    define = prog.exprs.defines.get(name)
-    if define is not None:
-        body, param = prog.exprs.define(name), define["params"][0]
-        return (lambda c: body.fn(s, {param: c})), body.type
+    if name in prog.exprs.defines:
+        read, kind = shown_define(prog, name)
+        return (lambda c: read(s, c)), kind
     has, static = lay.has.get(name), lay.static.get(name)
     kind = lay.has_type.get(name) if has is not None else lay.static_type.get(name, "any")
 
@@ -68,12 +91,10 @@ def _grid(prog, s, decl, contents) -> list:
     cell_of, _ = _attribute_of(prog, s, decl["grid"])
     side_of = None
     if decl.get("sides") is not None:
-        body = prog.exprs.define(decl["sides"])
-        piece, direction = prog.exprs.defines[decl["sides"]]["params"]
+        read, kind = shown_define(prog, decl["sides"])
 
         def side_of(c):
-            return [show_value(body.fn(s, {piece: c, direction: d}), body.type, lay)
-                    for d in range(grid.DIRECTIONS)]
+            return [show_value(read(s, c, d), kind, lay) for d in range(grid.DIRECTIONS)]
     out = []
     for c in contents:
         at = cell_of(c)
@@ -205,8 +226,8 @@ def _cell_value_of(prog, s, name, bounded):
     var = prog.lay.variables.get(name)
     if var is not None and var.index == bounded.name:
         return (lambda c: s.vars[var.base + bounded.position(c)]), var.type
-    body, param = prog.exprs.define(name), prog.exprs.defines[name]["params"][0]
-    return (lambda c: body.fn(s, {param: c})), body.type
+    read, kind = shown_define(prog, name)
+    return (lambda c: read(s, c)), kind
 
 
 def _plain(value) -> str:

@@ -1,0 +1,81 @@
+"""Every formula the engine works out outside a statement fails as a coded
+rule error with its place in the rulebook: the defines a view evaluates (a
+zone's `by` groups, a grid's shading), and the starting values of variables.
+A sampled state keeps the events its viewer was told."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter import load_rulebook
+from interpreter.errors import RuleError
+from interpreter.runtime.information import sample_state
+
+RULES = """game "Views"
+players 2
+component card
+  | name | value | copies |
+  | c    | 1     | 3      |
+zone deck: card, public, by group_of
+grid board: 2 by 2, shade by height
+variable zero: number = {zero}
+define group_of(x) = x.value // zero
+define height(c) = {height}
+setup
+  for each x in card
+    move x to deck
+phase play
+  turn 0
+    0 takes an action
+action go
+  announce "P0 goes"
+  announce "a word for P1" to 1
+scoring
+  score = 0
+"""
+
+
+def game(tmp_path, zero="1", height="x_of(c)"):
+    path = tmp_path / "views.rules"
+    path.write_text(RULES.format(zero=zero, height=height), encoding="utf-8")
+    return load_rulebook(str(path))
+
+
+def test_a_view_of_sound_defines_shows_them(tmp_path):
+    g = game(tmp_path)
+    view = g.view(g.new_game(players=2, seed=1), 0)
+    deck = next(z for z in view["zones"] if z["name"] == "deck")
+    assert deck["groups"] == [[1, ["c", "c", "c"]]]
+
+
+@pytest.mark.parametrize("zero, height, line", [
+    ("0", "x_of(c)", 9),                     # a `by` group divides by zero
+    ("1", "first([c in board where no]) + 1", 10),   # a shading adds to none
+])
+def test_a_define_a_view_reads_fails_as_a_rule_error_at_the_define(tmp_path, zero, height, line):
+    g = game(tmp_path, zero, height)
+    state = g.new_game(players=2, seed=1)
+    with pytest.raises(RuleError) as info:
+        g.view(state, 0)
+    assert info.value.code == "rule/runtime"
+    assert (info.value.span.line, info.value.span.column) == (line, 8)
+
+
+def test_a_starting_value_that_fails_names_its_formula(tmp_path):
+    g = game(tmp_path, zero="1 // 0")
+    with pytest.raises(RuleError) as info:
+        g.new_game(players=2, seed=1)
+    assert info.value.code == "rule/runtime"
+    assert (info.value.span.line, info.value.span.column) == (8, 25)
+
+
+def test_a_sampled_state_keeps_the_events_its_viewer_was_told(tmp_path):
+    g = game(tmp_path)
+    state = g.new_game(players=2, seed=1)
+    state = g.apply(state, g.legal_actions(state, 0)[0])
+    told = {0: ["P0 goes"], 1: ["P0 goes", "a word for P1"]}
+    for viewer in (0, 1):
+        sampled = sample_state(g, g.view(state, viewer)["info"], random.Random(1))
+        assert [e["text"] for e in sampled.events if e["event"] == "announce"] == told[viewer]
