@@ -122,7 +122,18 @@ class DataFileError(RulebookError):
 
 
 class FileNotReadable(RulebookError):
+    """A rulebook, a variant's base or a data file that cannot be read, or
+    that the language refuses to read: outside the rulebook's folder and the
+    shipped library, or not a regular file (a FIFO, a device, a folder)."""
     code = "rulebook/file"
+
+
+class LimitExceeded(RulebookError):
+    """A rulebook or data file past one of the language's documented limits
+    (players, pieces, grid cells, digits of a number, length of a string,
+    items of a list, size of a file, values of a data file): refused at the
+    offending text before anything of that size is built."""
+    code = "rulebook/limit"
 
 
 class RulebookErrors(RulebookError):

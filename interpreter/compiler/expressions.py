@@ -289,8 +289,9 @@ class ExprCompiler(Shortcuts):
         elif is_comp(target.type) and target.type != comp_type(None):
             kind = target.type[5:]
             first, count = lay.types[kind]
-            has_it = any(lay.static.get(attr, [None] * lay.ncomponents)[c] is not None
-                         or lay.has.get(attr, [-1] * lay.ncomponents)[c] >= 0
+            column, slots = lay.static.get(attr), lay.has.get(attr)
+            has_it = any((column is not None and column[c] is not None)
+                         or (slots is not None and slots[c] >= 0)
                          for c in range(first, first + count))
             if count and not has_it and attr not in self._columns(kind):
                 self.errors.append(WrongType(

@@ -10,7 +10,10 @@ collect *all* the problems while they build the IR (`flow` finds
 unreachable phases and recursive defines, and bounds how deep and how large
 a define is through the defines it uses; `data` reads and schema-checks the
 component data files), and `schema` validates the IR against
-`schemas/rulebook.schema.json`. Nothing here runs a rule.
+`schemas/rulebook.schema.json`. Every file is read through `files` (only
+regular files of bounded size, and only from the rulebook's folder or the
+shipped library), and `limits` holds the bounds that every gate enforces
+with `rulebook/limit`. Nothing here runs a rule.
 
 May import: `interpreter.errors` and `interpreter.stdlib` (the builtin
 table, to check names, arities and types).

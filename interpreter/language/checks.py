@@ -18,12 +18,13 @@ import re
 from pathlib import Path
 from typing import Iterable
 
-from . import flow
+from . import files, flow
 from ..stdlib.builtins import AGGREGATES, CONSTANTS, FUNCTIONS
 from .checks_declarations import DeclarationChecks
-from ..errors import (span_at, DuplicateName, FormulaTooLarge, InvalidDeclaration,
+from ..errors import (span_at, DuplicateName, FormulaTooLarge, InvalidDeclaration, LimitExceeded,
                       NestingTooDeep, RecursiveDefinition, RulebookError, RulebookErrors, Span,
                       UnknownName, UnreachablePhase, WrongArity, WrongType, did_you_mean)
+from .limits import MAX_PLAYERS, MAX_TITLE
 
 IR_FORMAT = "rulebook-ir/1"
 PASS = "pass"          # the action 'may take an action' adds (decisions.PASS)
@@ -34,6 +35,7 @@ class Checker(DeclarationChecks):
     def __init__(self, filename: str, base_dir: Path):
         self.file = filename
         self.base_dir = base_dir
+        self.readable = files.roots(base_dir)     # where its data files may lie
         self.errors: list[RulebookError] = []
         self.globals: dict[str, str] = {}      # name -> kind
         self.declared_at: dict[str, list] = {}  # name -> where it was declared
@@ -112,9 +114,20 @@ class Checker(DeclarationChecks):
         game = self._single(by_kind, "game", "a 'game \"Title\"' line", ast)
         players = self._single(by_kind, "players", "a 'players N' or 'players N to M' line", ast)
         lo, hi = (players["min"], players["max"]) if players else (1, 1)
-        if players and (lo < 1 or hi < lo):
+        self.player_counts = []
+        if players and max(lo, hi) > MAX_PLAYERS:
+            # refused before any list of player counts is made
+            self.error(LimitExceeded, f"a game for {max(lo, hi):,} players: at most {MAX_PLAYERS}",
+                       players["max_at"] if lo <= MAX_PLAYERS else players["min_at"],
+                       hint=f"players N to M with M at most {MAX_PLAYERS}")
+        elif players and (lo < 1 or hi < lo):
             self.error(InvalidDeclaration, f"player range {lo} to {hi} is empty", players["at"])
-        self.player_counts = list(range(lo, hi + 1))
+        else:
+            self.player_counts = list(range(lo, hi + 1))
+        if game and len(game["title"]) > MAX_TITLE:
+            self.error(LimitExceeded, f"a title of {len(game['title']):,} characters: at most "
+                                      f"{MAX_TITLE}", game["title_at"],
+                       hint="the title names the game in menus, reports and saves: shorten it")
 
         self._define_params = {d["name"]: len(d["params"] or ()) for d in by_kind.get("define", [])}
         self._one_card_defines = {n for n, k in self._define_params.items() if k == 1}
@@ -131,6 +144,7 @@ class Checker(DeclarationChecks):
                 self._check_pick(opt)
         for comp in self.components.values():
             self._resolve_component_cells(comp)
+        self._count_pieces()
         for tbl in by_kind.get("table", []):
             self._declare_table(tbl)
         for g in by_kind.get("grid", []):
@@ -139,6 +153,7 @@ class Checker(DeclarationChecks):
             self._declare_zone(zone)
         for var in by_kind.get("variable", []):
             self._declare_variable(var)
+        self._count_state()
         for d in by_kind.get("define", []):
             if self.declare(d["name"], "define", d["name_at"]):
                 self.defines[d["name"]] = d

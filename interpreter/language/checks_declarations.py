@@ -12,10 +12,11 @@ statements then read.
 
 from __future__ import annotations
 
-from . import data as datafiles
+from . import data as datafiles, files
+from .limits import MAX_DATA_BYTES, MAX_GRID_CELLS, MAX_PIECES, MAX_STATE_VALUES, count
 from ..stdlib import grid, shapes
-from ..errors import (DataFileError, DuplicateName, InvalidDeclaration, PlayerCountNotCovered,
-                      RulebookError, RulebookErrors, UnknownName, WrongArity, WrongType,
+from ..errors import (DataFileError, DuplicateName, InvalidDeclaration, LimitExceeded,
+                      PlayerCountNotCovered, RulebookError, RulebookErrors, UnknownName, WrongArity, WrongType,
                       did_you_mean)
 
 ZONE_FLAGS = {"public", "owner", "hidden", "ordered"}
@@ -41,6 +42,8 @@ def _shape_problem(cell) -> str | None:
         pairs.append((parts[0]["value"], parts[1]["value"]))
     if len(set(pairs)) != len(pairs):
         return "lists a cell twice"
+    if any(abs(v) > grid.LIMIT for pair in pairs for v in pair):
+        return f"has a cell off the grid (coordinates within ±{grid.LIMIT})"
     cells = {grid.cell(x, y) for x, y in pairs}
     if len(shapes.connected(cells)) != 1:
         return f"is not one connected shape: {len(shapes.connected(cells))} parts"
@@ -124,12 +127,13 @@ class DeclarationChecks:
             spans = [src.get("path_at")] + src.get("more_paths_at", [])
             try:
                 header, body = [], []
+                found = files.locate(src["file"], self.base_dir, self.readable, MAX_DATA_BYTES,
+                                     "data file")
                 for path, path_at in zip(paths, spans):
                     if path_at is not None:
                         src["path_at"] = path_at   # where a missing key is reported
                     columns, records = datafiles.load_component_rows(
-                        self.base_dir / src["file"], self.data_file(src["file"]), path,
-                        src.get("columns"))
+                        found, self.data_file(src["file"]), path, src.get("columns"))
                     header += [col for col in columns if col not in header]
                     body += records
                 if spans[0] is not None:
@@ -151,9 +155,12 @@ class DeclarationChecks:
                         row["cells"].setdefault(col, {"node": "none", "at": row["at"]})
             except RulebookErrors as e:
                 # two components read from one file: its problems are reported once
-                self.errors.extend(err for err in e.errors if not any(
-                    (err.code, err.span, err.message) == (old.code, old.span, old.message)
-                    for old in self.errors))
+                # (looked up in a set: a broken file may have thousands)
+                seen = {(old.code, old.span, old.message) for old in self.errors}
+                for err in e.errors:
+                    if (err.code, err.span, err.message) not in seen:
+                        seen.add((err.code, err.span, err.message))
+                        self.errors.append(err)
                 header, body = [], []
                 self.attributes_known = False
             except RulebookError as e:
@@ -398,6 +405,72 @@ class DeclarationChecks:
         elif cell["node"] == "symbol":
             self.symbols.add(cell["value"])
 
+    def _count_pieces(self):
+        """Every piece of every type, a set of each player once per player of
+        the largest game: at most MAX_PIECES, refused at the `copies` that
+        asks for too many or at the type that passes the limit, before
+        anything is numbered (the layout makes a slot of every piece)."""
+        seats = max(self.player_counts, default=1)
+        total = 0
+        for comp in self.components.values():
+            each = seats if comp["per_player"] else 1
+            for row in comp.get("rows", []):
+                cell = row["cells"].get("copies")
+                copies = cell["value"] if cell and cell["node"] == "number" else 1
+                if copies > MAX_PIECES:
+                    self.error(LimitExceeded, f"{copies:,} copies: at most {count(MAX_PIECES)} pieces "
+                                              f"in all", cell["at"], file=self.data_file(row.get("file")),
+                               hint=f"a rulebook has at most {count(MAX_PIECES)} pieces")
+                    return
+                total += max(copies, 0) * each
+            if total > MAX_PIECES:
+                sets = f", {seats} sets of each player" if comp["per_player"] else ""
+                self.error(LimitExceeded, f"with component '{comp['name']}'{sets}, the rulebook has "
+                                          f"{total:,} pieces: at most {count(MAX_PIECES)}",
+                           comp["name_at"], hint=f"a rulebook has at most {count(MAX_PIECES)} pieces")
+                return
+
+    def _pieces_of(self, comp) -> int:
+        """The pieces of one component type in the largest game."""
+        each = max(self.player_counts, default=1) if comp["per_player"] else 1
+        total = 0
+        for row in comp.get("rows", []):
+            cell = row["cells"].get("copies")
+            total += max(cell["value"] if cell and cell["node"] == "number" else 1, 0)
+        return total * each
+
+    def _count_state(self):
+        """The values a state keeps — a variable, zone or `has` value for
+        each player, piece or cell it is declared of — in the largest game:
+        at most MAX_STATE_VALUES, refused at the declaration that passes the
+        limit, before the layout allocates them."""
+        seats = max(self.player_counts, default=1)
+
+        def times(index) -> int:
+            if index is None:
+                return 1
+            if index == "player":
+                return seats
+            if index in self.grids:
+                g = self.grids[index]
+                return g["width"] * g["height"]
+            comp = self.components.get(index)
+            return self._pieces_of(comp) if comp is not None else 1
+        total = 0
+        declared = [(comp["name"], len(comp["has"]) * self._pieces_of(comp), comp["name_at"])
+                    for comp in self.components.values() if comp.get("has")]
+        declared += [(z["name"], times(z.get("index")), z["name_at"]) for z in self.zones.values()]
+        declared += [(v["name"], times(v.get("index")), v["name_at"])
+                     for v in self.variables.values()]
+        for name, values, at in declared:
+            total += values
+            if total > MAX_STATE_VALUES:
+                self.error(LimitExceeded, f"with '{name}' a game's state keeps {total:,} values: "
+                                          f"at most {count(MAX_STATE_VALUES)}", at,
+                           hint="a variable or zone 'of each' piece or cell keeps one value per "
+                                "piece or cell: declare fewer, or of fewer things")
+                return
+
     def _check_type(self, type_name, at):
         if type_name not in VALUE_TYPES and type_name not in self.components:
             self.error(UnknownName, f"unknown type '{type_name}'", at,
@@ -550,10 +623,22 @@ class DeclarationChecks:
         """`grid NAME: W by H`: a bounded square grid, its cells a list."""
         if not self.declare(g["name"], "grid", g["name_at"]):
             return
+        fits = True
         for side, at in ((g["width"], g["size_at"]), (g["height"], g["height_at"])):
             if not 1 <= side <= GRID_LIMIT:
                 self.error(InvalidDeclaration, f"a grid is 1 to {GRID_LIMIT} cells each way, not {side}",
                            at, hint="write 'grid NAME: WIDTH by HEIGHT', e.g. 8 by 8")
+                fits = False
+        if fits:
+            cells = g["width"] * g["height"] + sum(
+                d["width"] * d["height"] for d in self.grids.values()
+                if 1 <= d["width"] <= GRID_LIMIT and 1 <= d["height"] <= GRID_LIMIT)
+            if cells > MAX_GRID_CELLS:
+                self.error(LimitExceeded, f"with grid '{g['name']}' the rulebook's grids have {cells:,} "
+                                          f"cells: at most {count(MAX_GRID_CELLS)}",
+                           g["size_at"][:2] + g["height_at"][2:],
+                           hint=f"the grids of a rulebook have at most {count(MAX_GRID_CELLS)} cells "
+                                f"together")
         self.grids[g["name"]] = g
 
     def _check_grid_display(self, g):

@@ -9,6 +9,12 @@ checked against ``schemas/components.schema.json``, and a file that names
 its own schema (``schema: NAME`` at its top) is first checked whole against
 ``schemas/NAME.schema.json``; every problem is reported, each at the file's
 line and column of the offending value.
+
+A file is read within the limits (`limits`): at most MAX_DATA_BYTES of it,
+and its composed YAML measured before anything is built from it, so that a
+file of a few lines whose aliases expand to billions of values, or that
+nests past MAX_DATA_DEPTH, is refused at once (`rulebook/limit`). Which
+files may be read at all is `files.locate`'s rule, applied by the checks.
 """
 
 from __future__ import annotations
@@ -20,7 +26,10 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from ..errors import DataFileError, FileNotReadable, RulebookErrors, Span, UnknownName, did_you_mean
+from . import files
+from ..errors import (DataFileError, FileNotReadable, LimitExceeded, RulebookErrors, Span, UnknownName,
+                      did_you_mean)
+from .limits import MAX_DATA_BYTES, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_DIGITS, count
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 
@@ -209,30 +218,121 @@ def load_component_rows(path: Path, shown: str, key_path: list[str] | None = Non
 
 
 def _read_yaml(path: Path, shown: str):
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        reason = getattr(e, "strerror", None) or str(e)
-        raise FileNotReadable(f"cannot read data file '{shown}': {reason}", None,
-                              hint="the path is relative to the rulebook's folder") from None
+    """The document of a data file: at most MAX_DATA_BYTES read, and the
+    composed document measured (`_measure`) before any of it is built."""
+    text = files.read_text(path, shown, MAX_DATA_BYTES, "data file")
     try:
         try:
-            return yaml.load(text, Loader=_LineLoader)
-        except yaml.YAMLError:
-            if _LineLoader is _PyLineLoader:
+            return _load(text, _LineLoader, shown)
+        except yaml.YAMLError as e:
+            if _LineLoader is _PyLineLoader or _too_deep_for_libyaml(e) or len(text) > _RETOLD:
                 raise
             # libyaml's messages leave details out: PyYAML's say more
-            return yaml.load(text, Loader=_PyLineLoader)
+            return _load(text, _PyLineLoader, shown)
     except RecursionError:
-        raise RulebookErrors([DataFileError(f"'{shown}' nests its lists and maps too deep",
-                                            Span(shown, 1, 1))]) from None
+        raise RulebookErrors([LimitExceeded(f"'{shown}' nests its lists and maps too deep",
+                                            Span(shown, 1, 1), hint=_DEPTH_HINT)]) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         span = Span(shown, mark.line + 1, mark.column + 1) if mark else Span(shown, 1, 1)
+        if _too_deep_for_libyaml(e):
+            raise RulebookErrors([LimitExceeded(
+                f"'{shown}' nests its lists and maps more than {MAX_DATA_DEPTH} levels deep",
+                span, hint=_DEPTH_HINT)]) from None
         problem = getattr(e, "problem", None) or str(e)
         hint = None if isinstance(e, _DuplicateKey) else "check the indentation and the ':' after each key"
         raise RulebookErrors([DataFileError(f"malformed YAML in '{shown}': {problem}", span, hint=hint)]
                              ) from None
+
+
+# PyYAML's own parser retells libyaml's errors in more words, but it is about
+# ten times slower: only for files that it reads in a fraction of a second
+_RETOLD = 1 << 20
+_DEPTH_HINT = f"a data file nests at most {MAX_DATA_DEPTH} levels deep"
+
+
+def _too_deep_for_libyaml(e) -> bool:
+    """libyaml refuses nesting past 1,000 levels itself ('exceeded maximum
+    nesting depth'): a limit, not a typo, and past ours anyway."""
+    return "nesting depth" in str(getattr(e, "problem", "") or "")
+
+
+def _load(text: str, loader_class, shown: str):
+    """The document built by `loader_class`, once `_measure` has found its
+    composed nodes within the limits."""
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _measure(node, shown)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
+def _measure(root, shown: str) -> None:
+    """Refuse a composed document that nests deeper than MAX_DATA_DEPTH,
+    holds more than MAX_DATA_VALUES values once every alias is written out,
+    contains itself, or writes a whole number of more than MAX_DIGITS digits.
+
+    An alias is the very node of its anchor, so each node is measured once
+    (its depth and size remembered) and a "billion laughs" of a few dozen
+    nodes is measured in a few dozen steps, then refused; the walk keeps a
+    stack of its own, so no nesting can exhaust Python's."""
+    measured: dict = {}         # id(node) -> (levels below and including it, values)
+    open_nodes: set = set()     # the nodes on the path being walked
+    stack = [(root, False)]
+    while stack:
+        node, closing = stack.pop()
+        key = id(node)
+        if closing:
+            children = _children(node)
+            open_nodes.discard(key)
+            depth = 1 + max((measured[id(c)][0] for c in children), default=0)
+            size = 1 + sum(measured[id(c)][1] for c in children)
+            if depth > MAX_DATA_DEPTH:
+                raise _refused(node, shown, f"'{shown}' nests its lists and maps more than "
+                                            f"{MAX_DATA_DEPTH} levels deep", _DEPTH_HINT)
+            if size > MAX_DATA_VALUES:
+                raise _refused(node, shown, f"'{shown}' holds more than {count(MAX_DATA_VALUES)} "
+                                            f"values with its aliases written out",
+                               f"a data file holds at most {count(MAX_DATA_VALUES)} values, each "
+                               f"use of an alias ('*name') counted in full")
+            measured[key] = (depth, size)
+            continue
+        if key in measured:
+            continue
+        if key in open_nodes:
+            raise RulebookErrors([DataFileError(
+                f"'{shown}' has a value that contains itself (an alias inside its own anchor)",
+                Span(shown, *_mark(node)), hint="an alias ('*name') repeats a value written "
+                                                "before it, outside it")])
+        if isinstance(node, yaml.ScalarNode):
+            digits = sum(ch.isdigit() for ch in node.value) if node.tag == _INT_TAG else 0
+            if digits > MAX_DIGITS:
+                raise _refused(node, shown, f"a number of {digits:,} digits: at most {MAX_DIGITS}",
+                               f"a number has at most {MAX_DIGITS} digits")
+            measured[key] = (1, 1)
+            continue
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in _children(node) if id(c) not in measured)
+
+
+def _children(node) -> list:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    return []
+
+
+def _refused(node, shown: str, message: str, hint: str) -> RulebookErrors:
+    return RulebookErrors([LimitExceeded(message, Span(shown, *_mark(node)), hint=hint)])
 
 
 def _json_keys(node):

@@ -5,31 +5,44 @@ schema validation; `load.load_rulebook` then makes the `Game` (which compiles
 per player count). Each gate stops
 the pipeline with all the errors it found, each with its code and
 file:line:column. A bare name (a file name without ``.rules``) is looked up in the
-project's ``rulebooks/`` folder.
+project's ``rulebooks/`` folder. Every file is read through `files`: a
+regular file of bounded size, and the files a rulebook names (its base, its
+data) only from its own folder or the library.
 """
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 from .checks import check
-from . import variants
-from ..errors import FileNotReadable, RulebookError, RulebookErrors
+from . import files, variants
+from ..errors import FileNotReadable, LimitExceeded, RulebookError, RulebookErrors
+from .limits import MAX_FILE_NAME, MAX_RULEBOOK_BYTES
 from .schema import validate_ir
 from .syntax import parse, room_to_nest
 
-RULEBOOK_DIR = Path(__file__).resolve().parents[2] / "rulebooks"
+RULEBOOK_DIR = files.LIBRARY
 SUFFIX = ".rules"
 
 
 def find_rulebook(name_or_path: str) -> Path:
     """A path as given, or a name from rulebooks/ (with or without .rules)."""
     path = Path(name_or_path)
-    if path.exists():
-        return path
-    for candidate in (RULEBOOK_DIR / name_or_path, RULEBOOK_DIR / (str(name_or_path) + SUFFIX)):
-        if candidate.is_file():
-            return candidate
+    try:
+        if path.exists():
+            return path
+        for candidate in (RULEBOOK_DIR / name_or_path, RULEBOOK_DIR / (str(name_or_path) + SUFFIX)):
+            if candidate.is_file():
+                return candidate
+    except OSError as e:        # the file system refuses the name itself
+        shown = files.brief(name_or_path)
+        if e.errno == errno.ENAMETOOLONG:
+            raise RulebookErrors([LimitExceeded(
+                f"the rulebook name '{shown}' is too long for a file name",
+                hint=f"a file name is at most {MAX_FILE_NAME} characters")]) from None
+        raise RulebookErrors([FileNotReadable(f"cannot read '{shown}': {e.strerror or e}")]
+                             ) from None
     known = sorted(p.stem for p in RULEBOOK_DIR.glob("*" + SUFFIX))
     raise RulebookErrors([FileNotReadable(
         f"no rulebook file or game named '{name_or_path}'",
@@ -53,10 +66,11 @@ def _parse(text: str, filename: str) -> dict:
 
 
 def _read(path: Path) -> str:
+    """A rulebook's text: a regular file of at most MAX_RULEBOOK_BYTES."""
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise RulebookErrors([FileNotReadable(f"cannot read '{path}': {e}")]) from None
+        return files.read_text(path, str(path), MAX_RULEBOOK_BYTES, "rulebook")
+    except RulebookError as e:
+        raise RulebookErrors([e]) from None
 
 
 def _parse_file(path: Path) -> tuple[dict, str]:

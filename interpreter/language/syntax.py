@@ -21,18 +21,24 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedInput
 from lark.indenter import Indenter
 
-from ..errors import NestingTooDeep, Span, SyntaxErrorInRulebook
+from ..errors import LimitExceeded, NestingTooDeep, Span, SyntaxErrorInRulebook
+from .limits import (MAX_DIGITS, MAX_LIST_ITEMS, MAX_NAME, MAX_NESTING, MAX_RULEBOOK_BYTES,
+                     MAX_STRING, count)
 from .syntax_errors import IndentationProblem, syntax_error
 
 GRAMMAR_DIR = Path(__file__).resolve().parents[2] / "grammar"
-# How deep the parse tree may nest (a formula's operators, lists, blocks,
-# 'else if' chains): ten times the deepest shipped rulebook (a sum of about
-# 190 terms), and shallow enough that every later stage, each of which walks
-# the tree by recursion, stays well inside Python's stack.
-MAX_NESTING = 200
 # Python frames the deepest stage (the IR's schema check) spends on one level
 # of the tree, with room to spare; see `room_to_nest`.
 FRAMES_A_LEVEL = 20
+
+
+class _TooLarge(Exception):
+    """Raised by the indenter at a token past one of the limits; `parse`
+    makes it a LimitExceeded at the token."""
+
+    def __init__(self, message: str, token: Token, hint: str):
+        super().__init__(message)
+        self.message, self.token, self.hint = message, token, hint
 
 
 class _RulebookIndenter(Indenter):
@@ -42,7 +48,11 @@ class _RulebookIndenter(Indenter):
     indentation whose meaning depends on the width of a tab (Python's
     TabError rule: compare with tabs as 8 and as 1 column; the two must
     agree), and it leaves an unmatched ')' or ']' to the parser instead of
-    failing an assertion.
+    failing an assertion. It also sees every token first, so it refuses a
+    number of more than MAX_DIGITS digits (before `int` reads it), a string
+    longer than MAX_STRING, a name longer than MAX_NAME and a list of more
+    than MAX_LIST_ITEMS items (while the parser has read no more of it than
+    that).
     """
 
     NL_type = "_NL"
@@ -87,15 +97,30 @@ class _RulebookIndenter(Indenter):
 
     def _process(self, stream):
         token = None
+        brackets = []      # for each open '(' or '[': [its token, the commas in it so far]
         for token in stream:
-            if token.type == self.NL_type:
+            kind = token.type
+            if kind == self.NL_type:
                 yield from self.handle_NL(token)
-            else:
-                yield token
-            if token.type in self.OPEN_PAREN_types:
+                continue
+            if kind in _CHECKED:
+                _CHECKED[kind](token)
+            elif kind == "COMMA" and brackets:
+                brackets[-1][1] += 1
+                opener, commas = brackets[-1]
+                if opener.type == "LSQB" and commas >= MAX_LIST_ITEMS:
+                    raise _TooLarge(f"a list of more than {count(MAX_LIST_ITEMS)} items", opener,
+                                    f"a list written in a rulebook has at most "
+                                    f"{count(MAX_LIST_ITEMS)} items: keep bulky data in a data "
+                                    f"file ('component NAME from \"FILE.yaml\"')")
+            yield token
+            if kind in self.OPEN_PAREN_types:
                 self.paren_level += 1
-            elif token.type in self.CLOSE_PAREN_types and self.paren_level > 0:
+                brackets.append([token, 0])
+            elif kind in self.CLOSE_PAREN_types and self.paren_level > 0:
                 self.paren_level -= 1
+                if brackets:
+                    brackets.pop()
         while len(self.indent_level) > 1:
             self.indent_level.pop()
             yield (Token.new_borrow_pos(self.DEDENT_type, "", token) if token
@@ -104,6 +129,29 @@ class _RulebookIndenter(Indenter):
 
 def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
+
+
+def _number(token: Token) -> None:
+    """The checks of `_CHECKED`: each refuses a token past its limit."""
+    digits = len(token) - token.startswith("-")
+    if digits > MAX_DIGITS:
+        raise _TooLarge(f"a number of {digits:,} digits: at most {MAX_DIGITS}", token,
+                        f"a number has at most {MAX_DIGITS} digits")
+
+
+def _string(token: Token) -> None:
+    if len(token) - 2 > MAX_STRING:
+        raise _TooLarge(f"a string of {len(token) - 2:,} characters: at most {count(MAX_STRING)}",
+                        token, f"a string has at most {count(MAX_STRING)} characters")
+
+
+def _long_name(token: Token) -> None:
+    if len(token) > MAX_NAME:
+        raise _TooLarge(f"a name of {len(token):,} characters: at most {MAX_NAME}", token,
+                        f"a name has at most {MAX_NAME} characters")
+
+
+_CHECKED = {"INT": _number, "SIGNED_INT": _number, "STRING": _string, "NAME": _long_name}
 
 
 @functools.lru_cache(maxsize=1)
@@ -177,12 +225,13 @@ class _ToAst(Transformer):
         return _node("variant", meta, base=c[0][1:-1], base_at=_tok_at(c[0]))
 
     def game_decl(self, meta, c):
-        return _node("game", meta, title=c[0][1:-1])
+        return _node("game", meta, title=c[0][1:-1], title_at=_tok_at(c[0]))
 
     def players_decl(self, meta, c):
         low = int(c[0])
         high = int(c[1]) if c[1] is not None else low
-        return _node("players", meta, min=low, max=high)
+        return _node("players", meta, min=low, max=high, min_at=_tok_at(c[0]),
+                     max_at=_tok_at(c[1] if c[1] is not None else c[0]))
 
     def option_decl(self, meta, c):
         choices = c[2]["items"] if c[2] is not None else None
@@ -561,7 +610,12 @@ class _ToAst(Transformer):
 
 
 def parse(text: str, filename: str = "<rulebook>") -> dict:
-    """Parse rulebook text to its AST; raises SyntaxErrorInRulebook."""
+    """Parse rulebook text to its AST; raises SyntaxErrorInRulebook,
+    NestingTooDeep, or LimitExceeded for a text past the limits."""
+    if len(text) > MAX_RULEBOOK_BYTES:
+        raise LimitExceeded(f"a rulebook of {len(text):,} characters: at most "
+                            f"{MAX_RULEBOOK_BYTES:,}", Span(filename, 1, 1),
+                            hint="keep bulky data in data files ('component NAME from \"FILE.yaml\"')")
     if not text.endswith("\n"):
         text += "\n"
     try:
@@ -571,6 +625,8 @@ def parse(text: str, filename: str = "<rulebook>") -> dict:
     except IndentationProblem as e:
         raise SyntaxErrorInRulebook(e.message, Span(filename, e.line, e.column, e.line, e.column + 1),
                                     hint=e.hint) from None
+    except _TooLarge as e:
+        raise LimitExceeded(e.message, Span(filename, *_tok_at(e.token)), hint=e.hint) from None
     _check_nesting(tree, filename)
     with room_to_nest():
         return _ToAst().transform(tree)

@@ -12,7 +12,8 @@ writes. Naming something the base does not have is an error at the
 variant's line (``rulebook/variant``), so a typo cannot silently add a
 rule. The merge happens on the AST, before the checks, so every check runs
 on the combined rulebook; nodes that come from the base keep the base's
-file name in their spans. A base may itself be a variant.
+file name in their spans. A base may itself be a variant. A base, like a
+data file, is read only from the variant's folder or the shipped library.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from . import files
 from ..errors import RulebookError, RulebookErrors, Span, did_you_mean
+from .limits import MAX_RULEBOOK_BYTES
 
 MAX_DEPTH = 8
 
@@ -154,23 +157,32 @@ def _merge_scoring(items, item):
     items[found[0]] = old
 
 
-def resolve(ast: dict, path: Path, shown: str, parse_file, depth: int = 0) -> dict:
+def resolve(ast: dict, path: Path, shown: str, parse_file, depth: int = 0,
+            allowed: tuple[str, ...] | None = None) -> dict:
     """Follow `variant of` (recursively) and merge; `parse_file(path)` returns
-    (ast, shown name) of a file."""
+    (ast, shown name) of a file. Every base lies in the folder of the
+    rulebook being loaded (or below it) or in the library (`files.locate`):
+    `allowed`, fixed by the first call."""
     header = variant_header(ast)
     if header is None:
         return ast
     if depth >= MAX_DEPTH:
         raise RulebookErrors([VariantError("variants nest too deeply (a cycle?)",
                                            Span(shown, *header["at"][:4]))])
-    base_path = (path.parent / header["base"]).resolve()
-    if not base_path.is_file():
+    allowed = allowed or files.roots(path.parent)
+    where = Span(shown, *header["base_at"][:4])
+    try:
+        base_path = files.locate(header["base"], path.parent, allowed, MAX_RULEBOOK_BYTES,
+                                 "base rulebook")
+    except files.FileMissing:
         raise RulebookErrors([VariantError(
-            f"the base rulebook '{header['base']}' does not exist",
-            Span(shown, *header["base_at"][:4]),
-            hint="the path is relative to this file's folder")])
+            f"the base rulebook '{files.brief(header['base'])}' does not exist", where,
+            hint="the path is relative to this file's folder")]) from None
+    except RulebookError as e:
+        e.span = where
+        raise RulebookErrors([e]) from None
     base_ast, base_shown = parse_file(base_path)
-    base_ast = resolve(base_ast, base_path, base_shown, parse_file, depth + 1)
+    base_ast = resolve(base_ast, base_path, base_shown, parse_file, depth + 1, allowed)
     _rebase_sources(base_ast, base_path.parent, path.parent)
     tag_file(base_ast, base_shown)
     return merge(base_ast, ast, shown)

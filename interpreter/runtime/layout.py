@@ -112,27 +112,41 @@ def build_layout(ir: dict, n: int) -> Layout:
                     if "name" in attrs and attrs["name"]["node"] == "symbol":
                         lay.instances.setdefault(attrs["name"]["value"], cid)
         lay.types[comp["name"]] = (first, len(lay.type_of) - first)
-    # static attributes, with references resolved to component ids
+    # static attributes, with references resolved to component ids. Every
+    # column of every type has one, a type without pieces too, so that a
+    # formula may read it (and reads nothing); one list per column, made once
     ncomp = len(lay.type_of)
+    for comp in ir["components"]:
+        for attr in list(comp.get("columns", ())) + ([OWNER] if comp.get("per_player") else []):
+            if attr != "copies" and attr not in lay.static:
+                lay.static[attr] = [None] * ncomp
+    static, static_type = lay.static, lay.static_type
     for cid, attrs in enumerate(raw_rows):
         for attr, cell in attrs.items():
-            column = lay.static.setdefault(attr, [None] * ncomp)
+            column = static.get(attr)
+            if column is None:
+                column = static[attr] = [None] * ncomp
             column[cid] = _cell_value(cell, lay)
-            t = _cell_type(cell, lay)
-            old = lay.static_type.get(attr)
-            lay.static_type[attr] = _join(old, t)
-    for attr, t in lay.static_type.items():
+    # the copies of a row share its cells: their types, class and text are
+    # worked out once, so the work grows with the rows, not with the copies
+    shared: dict = {}      # id of a row's cells -> (class id, display)
+    for cid, attrs in enumerate(raw_rows):
+        known = shared.get(id(attrs))
+        if known is None:
+            for attr, cell in attrs.items():
+                static_type[attr] = _join(static_type.get(attr), _cell_type(cell, lay))
+            key = (lay.type_of[cid],) + tuple(sorted((a, _freeze(static[a][cid])) for a in attrs))
+            if key not in classes:
+                classes[key] = len(classes)
+                lay.class_display.append(None)
+            known = shared[id(attrs)] = (classes[key], _display(cid, attrs, lay))
+        text = known[1] if known[1] is not None else f"{lay.type_of[cid]}#{cid}"
+        lay.ckey.append(known[0])
+        lay.display.append(text)
+        lay.class_display[known[0]] = text
+    for attr, t in static_type.items():
         if t == _UNKNOWN_LIST:
-            lay.static_type[attr] = list_of(ANY)
-    for cid, attrs in enumerate(raw_rows):
-        key = (lay.type_of[cid],) + tuple(sorted((a, _freeze(lay.static[a][cid])) for a in attrs))
-        if key not in classes:
-            classes[key] = len(classes)
-            lay.class_display.append(None)
-        lay.ckey.append(classes[key])
-    for cid, attrs in enumerate(raw_rows):
-        lay.display.append(_display(cid, attrs, lay))
-        lay.class_display[lay.ckey[cid]] = lay.display[cid]
+            static_type[attr] = list_of(ANY)
     # per-component mutable values ('has')
     for comp in ir["components"]:
         first, count = lay.types[comp["name"]]
@@ -215,14 +229,16 @@ def _freeze(v):
     return tuple(_freeze(x) for x in v) if isinstance(v, list) else v
 
 
-def _display(cid, attrs, lay) -> str:
+def _display(cid, attrs, lay) -> str | None:
+    """A piece's text from its attributes; None when it has none to show
+    (then it is TYPE#ID, its own number)."""
     for key in ("name", "id"):
         if key in attrs and attrs[key]["node"] != "none":
             return _show(lay.static[key][cid], attrs[key], lay)
     for key, cell in attrs.items():
         if cell["node"] != PLAYER:      # a set's owner: two players' pieces print alike
             return _show(lay.static[key][cid], cell, lay)
-    return f"{lay.type_of[cid]}#{cid}"
+    return None
 
 
 def _show(value, cell, lay) -> str:

@@ -1,0 +1,355 @@
+"""Hostile rulebooks and data files stop with a coded error, quickly and in
+bounded memory.
+
+Each ``tests/hostile/*.rules`` is a small rulebook (its data files beside
+it) whose header says what loading it gives, as in ``tests/language/``::
+
+    # expect: rulebook/limit 5:9
+    # expect: data/invalid shape-off-grid.yaml:3:10
+    # expect: ok
+
+`interpreter.load_rulebook` must then raise exactly those errors (code and
+place) or load, within a second of CPU, and ``rulebook validate`` must print
+them without an internal error. The cases that need the file system (links,
+a FIFO, a device, files outside the rulebook's folder, a file past its size
+limit) are built in tmp_path, and the large inputs (a "billion laughs",
+100,000 pieces, a 1 MB list, a 4,301-digit number) are generated here. The
+last test holds the table of limits in docs/language.md §12.1 to
+`interpreter.language.limits`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_rulebook
+from interpreter.errors import RulebookErrors
+from interpreter.language import limits, syntax
+from interpreter.language.files import LIBRARY
+from interpreter.language.loader import compile_ir
+from tests.test_language import expectations
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = Path(__file__).resolve().parent / "hostile"
+FILES = sorted(HOSTILE.glob("*.rules"))
+CPU_SECONDS = 1.0
+SECRET = "kept-outside-the-folder"      # what a file outside the folder holds
+
+TAIL = """
+phase play
+  end game
+
+scoring
+  score = 0
+"""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm_parser():
+    """The parser's tables are built (or read from Lark's cache) once, before
+    any load is timed."""
+    syntax.parser()
+
+
+def load(path) -> list:
+    """The errors of loading `path` ([] when it loads), in under CPU_SECONDS;
+    anything but the language's own errors fails the test."""
+    start = time.process_time()
+    try:
+        load_rulebook(str(path))
+        errors = []
+    except RulebookErrors as e:
+        errors = e.errors
+    spent = time.process_time() - start
+    assert spent < CPU_SECONDS, f"{path}: {spent:.2f} s of CPU"
+    return errors
+
+
+def places(errors) -> set:
+    return {(e.code, Path(e.span.file).resolve() if e.span else None,
+             (e.span.line, e.span.column) if e.span else None) for e in errors}
+
+
+def only(errors) -> tuple:
+    """(code, file name, line, column) of the one error."""
+    assert len(errors) == 1, "\n".join(map(str, errors))
+    (e,) = errors
+    return (e.code, Path(e.span.file).name if e.span else None,
+            e.span.line if e.span else None, e.span.column if e.span else None)
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def rulebook(folder: Path, component: str = "", name: str = "t.rules", head: str = "") -> Path:
+    return write(folder, name, f'{head}game "Hostile"\nplayers 2\n{component}\n' + TAIL)
+
+
+# -- the files of tests/hostile ------------------------------------------------------
+
+def test_there_are_hostile_files():
+    assert len(FILES) >= 20
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_hostile_file(path):
+    expected = expectations(path)
+    errors = load(path)
+    got = places(errors)
+    want = {(code, (path.parent / file).resolve(), (line, column))
+            for code, file, line, column, *_ in expected}
+    shown = "\n".join(f"  {e}" for e in errors)
+    assert got == want, f"{path.name}: errors differ from the header\n{shown}"
+    assert len(errors) == len(expected), f"{path.name}: an error is reported twice\n{shown}"
+    for code, file, line, column, quote, hint, nohint in expected:
+        e = next(e for e in errors if (e.code, e.span.line, e.span.column) == (code, line, column))
+        if hint is not None:
+            assert e.hint and hint in e.hint, f"{e} should hint {hint!r}"
+        assert e.hint or nohint, f"{e} gives no hint"
+
+
+def test_validate_prints_every_hostile_file_without_an_internal_error():
+    """The command itself, in a process of bounded memory and time: nothing
+    reads past its limits, blocks, or shows what a refused file holds."""
+    def bounded():
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+    run = subprocess.run([sys.executable, "-m", "interpreter", "validate", *map(str, FILES)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60, preexec_fn=bounded)
+    out = run.stdout + run.stderr
+    assert "error[internal]" not in out and "Traceback" not in out, out
+    assert "root:" not in out, "the content of a refused file is shown"
+    valid = sum(not expectations(p) for p in FILES)
+    assert f"{len(FILES)} files checked: {valid} valid" in out, out
+
+
+# -- confinement: cases made in tmp_path ---------------------------------------------
+
+@pytest.fixture
+def outside(tmp_path) -> Path:
+    """A valid data file next to the rulebook's folder, not in it."""
+    return write(tmp_path, "outside.yaml", f"- {{name: {SECRET.replace('-', '_')}}}\n"
+                                            f"# {SECRET}\n")
+
+
+def _refused(errors, line=3, column=16):
+    assert only(errors) == ("rulebook/file", "t.rules", line, column)
+    assert SECRET not in str(errors[0]) and SECRET.replace("-", "_") not in str(errors[0])
+
+
+def test_a_data_file_outside_the_folder_is_refused_by_a_relative_path(tmp_path, outside):
+    errors = load(rulebook(tmp_path / "game", 'component card from "../outside.yaml"'))
+    _refused(errors)
+    assert "../outside.yaml" in errors[0].message and "outside" in errors[0].message
+
+
+def test_a_data_file_outside_the_folder_is_refused_by_an_absolute_path(tmp_path, outside):
+    _refused(load(rulebook(tmp_path / "game", f'component card from "{outside}"')))
+
+
+def test_a_data_file_outside_the_folder_is_refused_through_a_link(tmp_path, outside):
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "cards.yaml").symlink_to(outside)
+    _refused(load(rulebook(tmp_path / "game", 'component card from "cards.yaml"')))
+
+
+def test_a_link_inside_the_folder_is_followed(tmp_path):
+    write(tmp_path / "game" / "data", "cards.yaml", "- {name: A}\n")
+    (tmp_path / "game" / "cards.yaml").symlink_to(tmp_path / "game" / "data" / "cards.yaml")
+    assert load(rulebook(tmp_path / "game", 'component card from "cards.yaml"')) == []
+
+
+def test_a_link_to_a_device_is_refused_unopened(tmp_path):
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    _refused(load(rulebook(tmp_path, 'component card from "zero.yaml"')))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_refused_without_blocking(tmp_path):
+    os.mkfifo(tmp_path / "cards.yaml")
+
+    def hung(*_):
+        raise AssertionError("loading blocked on the FIFO")
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(10)
+    try:
+        errors = load(rulebook(tmp_path, 'component card from "cards.yaml"'))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    _refused(errors)
+    assert "FIFO" in errors[0].message
+
+
+def test_a_data_file_past_16_mib_is_refused_before_it_is_read(tmp_path):
+    with open(tmp_path / "cards.yaml", "wb") as file:     # sparse: nothing is written
+        file.truncate(limits.MAX_DATA_BYTES + 1)
+    errors = load(rulebook(tmp_path, 'component card from "cards.yaml"'))
+    assert only(errors) == ("rulebook/limit", "t.rules", 3, 16)
+    assert "16 MiB" in errors[0].message
+
+
+def test_a_rulebook_past_1_mib_is_refused_before_it_is_read(tmp_path):
+    path = tmp_path / "t.rules"
+    with open(path, "wb") as file:
+        file.truncate(limits.MAX_RULEBOOK_BYTES + 1)
+    (e,) = load(path)
+    assert e.code == "rulebook/limit" and "1 MiB" in e.message
+
+
+def test_a_variant_base_outside_the_folder_is_refused_through_a_link(tmp_path):
+    rulebook(tmp_path / "elsewhere", name="base.rules")
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "base.rules").symlink_to(tmp_path / "elsewhere" / "base.rules")
+    path = write(tmp_path / "game", "v.rules", 'variant of "base.rules"\ngame "Mine"\n')
+    assert only(load(path)) == ("rulebook/file", "v.rules", 1, 12)
+
+
+def test_a_variant_of_a_shipped_game_may_name_its_base_in_the_library(tmp_path):
+    base = LIBRARY / "kuhn-poker.rules"
+    path = write(tmp_path, "v.rules", f'variant of "{base}"\ngame "Kuhn (mine)"\n')
+    assert load(path) == []
+
+
+# -- large inputs, generated -----------------------------------------------------------
+
+def test_a_billion_laughs_stops_at_once(tmp_path):
+    lines = ["l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    lines += [f"l{k}: &l{k} [{', '.join([f'*l{k - 1}'] * 10)}]" for k in range(1, 10)]
+    write(tmp_path, "cards.yaml", "\n".join(lines) + "\ncomponents:\n  - {name: A, laughs: *l9}\n")
+    errors = load(rulebook(tmp_path, 'component card from "cards.yaml"'))
+    code, file, _, _ = only(errors)
+    assert (code, file) == ("rulebook/limit", "cards.yaml")
+
+
+def test_ten_thousand_expansions_stop_at_once(tmp_path):
+    """10^4 uses of an alias of ten values took 4.6 s to load: measured
+    before anything is built, each alias once, they are refused at once."""
+    text = ("ten: &ten [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\ncomponents:\n  - {id: 1, cells: ["
+            + ", ".join(["*ten"] * 10_000) + "]}\n")
+    write(tmp_path, "cards.yaml", text)
+    errors = load(rulebook(tmp_path, 'component card from "cards.yaml"'))
+    assert only(errors) == ("rulebook/limit", "cards.yaml", 3, 20)     # the list of aliases
+
+
+def test_aliases_within_the_limit_load(tmp_path):
+    text = "one: &one [1, 2]\ncomponents:\n" + "".join(f"  - {{id: {k}, cells: *one}}\n"
+                                                        for k in range(1_000))
+    write(tmp_path, "cards.yaml", text)
+    assert load(rulebook(tmp_path, 'component card from "cards.yaml"')) == []
+
+
+def test_thousands_of_broken_records_are_reported_in_linear_time(tmp_path):
+    """Every problem of a data file is reported once: found in a set, not by
+    comparing each with all the others (3,000 took 2 s, 8,000 took 11 s)."""
+    write(tmp_path, "cards.yaml", "".join(f"- {{id: {k}, value: 1.5}}\n" for k in range(3_000)))
+    errors = load(rulebook(tmp_path, 'component card from "cards.yaml"'))
+    assert len(errors) == 3_000 and {e.code for e in errors} == {"data/invalid"}
+
+
+@pytest.mark.parametrize("copies, code", [(100_000, None), (100_001, "rulebook/limit")])
+def test_pieces_up_to_the_limit_load_in_time_linear_in_them(tmp_path, copies, code):
+    table = f"component card\n  | value | copies |\n  | 1 | {copies} |\n"
+    errors = load(rulebook(tmp_path, table + "zone deck: card, hidden\n"))
+    assert [e.code for e in errors] == ([code] if code else [])
+
+
+def test_an_attribute_read_of_many_pieces_compiles_in_time_linear_in_them(tmp_path):
+    # the compiler looked for the attribute in a fresh list per piece
+    table = "component card\n  | value | copies |\n  | - | 99999 |\n  | 1 | 1 |\n"
+    text = table + "zone deck: card, hidden\ndefine total = sum(c.value for c in deck)\n"
+    assert load(rulebook(tmp_path, text)) == []
+
+
+@pytest.mark.parametrize("variables, code", [(9, None), (10, "rulebook/limit")])
+def test_the_values_a_state_keeps_are_bounded(tmp_path, variables, code):
+    # 100,000 pieces: nine variables of each piece fit, with the deck, and ten do not
+    table = "component card\n  | value | copies |\n  | 1 | 100000 |\n"
+    declared = "".join(f"variable v{k} of each card: number = 0\n" for k in range(variables))
+    path = rulebook(tmp_path, table + "zone deck: card, hidden\n" + declared)
+    errors = load(path)
+    assert [e.code for e in errors] == ([code] if code else [])
+    if code:            # at the declaration that passes the limit
+        line = path.read_text(encoding="utf-8").splitlines()[errors[0].span.line - 1]
+        assert line.startswith("variable v9 ") and "1,000,001" in errors[0].message
+
+
+def test_a_1_mb_list_is_refused_at_its_bracket(tmp_path):
+    items = ", ".join("7" for _ in range(330_000))
+    path = rulebook(tmp_path, f"define many = [{items}]")
+    assert 900_000 < path.stat().st_size < limits.MAX_RULEBOOK_BYTES
+    assert only(load(path)) == ("rulebook/limit", "t.rules", 3, 15)
+
+
+def test_a_list_at_the_limit_loads(tmp_path):
+    items = ", ".join("7" for _ in range(limits.MAX_LIST_ITEMS))
+    assert load(rulebook(tmp_path, f"define many = [{items}]")) == []
+
+
+def test_a_number_of_4301_digits_is_refused_at_its_span(tmp_path):
+    (e,) = load(rulebook(tmp_path, "define big = 1 + " + "9" * 4301))
+    assert (e.code, e.span.line, e.span.column, e.span.end_column) == ("rulebook/limit", 3, 18, 4319)
+
+
+def test_a_long_string_is_refused(tmp_path):
+    text = "x" * (limits.MAX_STRING + 1)
+    assert only(load(rulebook(tmp_path, f'define s = "{text}"'))) == ("rulebook/limit", "t.rules", 3, 12)
+
+
+def test_a_long_name_is_refused(tmp_path):
+    name = "n" * (limits.MAX_NAME + 1)
+    assert only(load(rulebook(tmp_path, f"define {name} = 1"))) == ("rulebook/limit", "t.rules", 3, 8)
+
+
+def test_a_long_game_name_is_refused_with_a_limit(tmp_path):
+    for name in ("x" * 300, str(tmp_path / ("x" * 300 + ".rules"))):
+        (e,) = load(name)
+        assert e.code == "rulebook/limit" and "255" in e.hint
+
+
+def test_the_rulebook_is_bounded_given_as_text():
+    text = "#" * (limits.MAX_RULEBOOK_BYTES + 1)
+    with pytest.raises(RulebookErrors) as info:
+        compile_ir(text, "t.rules", ROOT)
+    assert [e.code for e in info.value.errors] == ["rulebook/limit"]
+
+
+# -- the documented table ----------------------------------------------------------------
+
+DOCUMENTED = {
+    "players": limits.MAX_PLAYERS, "pieces in all": limits.MAX_PIECES,
+    "cells of all the declared grids": limits.MAX_GRID_CELLS,
+    "values a state keeps": limits.MAX_STATE_VALUES,
+    "digits of a number": limits.MAX_DIGITS, "characters of a string": limits.MAX_STRING,
+    "characters of a name": limits.MAX_NAME,
+    "characters of the game's title": limits.MAX_TITLE,
+    "items of one list": limits.MAX_LIST_ITEMS, "nesting of formulas": limits.MAX_NESTING,
+    "size of a rulebook file": limits.MAX_RULEBOOK_BYTES, "size of a data file": limits.MAX_DATA_BYTES,
+    "values of a data file": limits.MAX_DATA_VALUES,
+    "nesting of a data file": limits.MAX_DATA_DEPTH,
+    "characters of one part of a file's path": limits.MAX_FILE_NAME,
+}
+
+
+def test_the_limits_table_of_the_language_reference_is_the_code():
+    doc = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    section = doc.split("### 12.1 Limits", 1)[1].split("\n## ", 1)[0]
+    rows = [row for row in re.findall(r"^\| (.+?) \| (.+?) \| .+ \|$", section, re.M)
+            if row != ("what", "at most")]
+    assert len(rows) == len(DOCUMENTED), rows
+    for what, most in rows:
+        key = next((k for k in DOCUMENTED if what.startswith(k)), None)
+        assert key is not None, f"§12.1 lists '{what}', which the test does not know"
+        assert most.startswith(limits.count(DOCUMENTED[key])), f"§12.1: {what}: {most}"
