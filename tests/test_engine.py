@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_rulebook
-from interpreter.errors import (GameOver, IllegalAction, NotYourTurn,
+from interpreter.errors import (ActionError, GameOver, IllegalAction, NotYourTurn,
                                 OptionError, RuleError, SaveError,
                                 SaveMismatch, UnknownAction)
 
@@ -187,6 +187,36 @@ def test_saves_round_trip_and_refuse_damage_or_another_rulebook():
     del truncated["state"]["frames"]
     with pytest.raises(SaveError):
         g.state_from_json(truncated)
+
+
+TYPED_NOISE = ["²", "①", "١", "٣٤", "𝟙", "Ⅻ", "½", "9" * 19, "9" * 20, "9" * 4301, "9" * 5000,
+               "0", "-1", "+1", "1.0", "a\x00b", "\x1b[2J", "\x00", "\ud800", "\u200b",
+               "draw_chip \x00", "draw_chip " + "9" * 5000, "draw_chip (1,", "(" * 3000,
+               "x" * 100_000, "漢字", "ǅ", "İ" * 50, "", "   ", "add_one, , ,", "pass pass"]
+
+
+@pytest.mark.parametrize("text", TYPED_NOISE, ids=range(len(TYPED_NOISE)))
+def test_any_text_is_refused_with_an_action_code_and_nothing_else(text):
+    g = game("counter")
+    s = g.new_game(players=2, seed=0)
+    before = g.state_to_json(s)
+    for player in (0, 1, 7):
+        with pytest.raises(ActionError) as err:
+            g.parse_action(s, player, text)
+        assert err.value.code.startswith("action/")
+        assert len(err.value.message) < 400 and err.value.message.isprintable()
+    assert g.state_to_json(s) == before
+
+
+def test_only_ascii_digits_number_an_action():
+    g = game("counter")
+    s = g.new_game(players=2, seed=0)
+    assert g.parse_action(s, 0, "03") == g.parse_action(s, 0, "3")
+    with pytest.raises(UnknownAction) as err:
+        g.parse_action(s, 0, "9" * 5000)
+    assert "no action number 9999" in err.value.message
+    with pytest.raises(UnknownAction):
+        g.parse_action(s, 0, 3)
 
 
 def test_same_seed_same_game_different_seed_different_deal():

@@ -22,7 +22,8 @@ from ..runtime.decisions import Action, Actions, Offer
 from ..runtime.explain import explain, text_key
 from ..errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleError, RulebookErrors,
                       SaveError, SaveMismatch, UnknownAction, did_you_mean)
-from ..runtime.state import State, splitmix64, state_from_data
+from ..runtime.saved import damaged, shown, state_from_data
+from ..runtime.state import State, splitmix64
 from ..runtime import views
 
 SAVE_FORMAT = "rulebook-save/1"
@@ -362,32 +363,53 @@ class Game:
         return views.view(self, state, player)
 
     def parse_action(self, state: State, player: int, text: str) -> Action:
+        """The legal action of `player` that `text` names: its number in the
+        list of legal actions (1 first, written in ASCII digits) or its text
+        form, up to spacing and case. Any other text, of any length and in
+        any script, raises an `ActionError` with its code (action/unknown,
+        action/illegal or action/not-your-turn), never anything else."""
         actions = self.legal_actions(state, player)
         self.program(state.n).budget.reset()     # explaining a refusal evaluates
-        wanted = " ".join(str(text).split()).lower()
-        if wanted.isdigit():
-            k = int(wanted)
+        if not isinstance(text, str):
+            raise UnknownAction(f"an action is typed as text, not {type(text).__name__}")
+        wanted = " ".join(text.split()).lower()
+        if wanted.isascii() and wanted.isdigit():
+            # compared as text first: int() refuses thousands of digits
+            k = int(wanted) if len(wanted) <= 18 else 0
             if 1 <= k <= len(actions):
                 return actions[k - 1]
-            raise UnknownAction(f"there is no action number {k}",
-                                hint=f"choose 1 to {len(actions)}" if actions else "nobody can act now")
-        wanted_key = text_key(wanted)
-        for a in actions:
-            if text_key(str(a)) == wanted_key:
-                return a
+            raise UnknownAction(f"there is no action number {shown(wanted.lstrip('0') or '0')}",
+                                hint=f"choose 1 to {len(actions)}" if actions
+                                else "nobody can act now")
+        if len(wanted) <= _LONGEST_ACTION:
+            wanted_key = text_key(wanted)
+            for a in actions:
+                if text_key(str(a)) == wanted_key:
+                    return a
         if state.over or player not in state.pending:
-            raise NotYourTurn(f"P{player} is not to move now"
+            raise NotYourTurn(f"P{shown(player)} is not to move now"
                               + (f"; waiting for {', '.join(f'P{p}' for p in state.pending)}"
                                  if state.pending and not state.over else ""))
-        reason = explain(self, state, player, str(text))
+        quoted = shown(text, 80)
+        if len(wanted) > _LONGEST_ACTION:
+            raise UnknownAction(f"'{quoted}' is too long to be an action "
+                                f"({len(text)} characters)",
+                                hint="type the number of an action, or its text as listed")
+        reason = None
+        # a control character is in no action, and a refusal quotes what was
+        # typed: longer texts get no finer reason than "not legal"
+        if wanted.isprintable() and len(wanted) <= _EXPLAINED:
+            try:
+                reason = explain(self, state, player, text)
+            except (RuleError, RecursionError) + _FORMULA_ERRORS:
+                pass
         if reason is not None:
             raise reason
-        texts = [str(a) for a in actions]
-        hint = did_you_mean(str(text), texts)
+        hint = did_you_mean(text, [str(a) for a in actions[:_HINTED]])
         if hint is None and actions:
             names = sorted({a.name for a in actions})
             hint = "legal actions start with: " + ", ".join(names)
-        raise UnknownAction(f"'{text}' is not a legal action for P{player} now", hint=hint)
+        raise UnknownAction(f"'{quoted}' is not a legal action for P{player} now", hint=hint)
 
     # -- saves -----------------------------------------------------------------
     def state_to_json(self, state: State) -> dict:
@@ -395,49 +417,34 @@ class Game:
                 "state": state.to_data()}
 
     def state_from_json(self, data) -> State:
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        """The state a save (`state_to_json` output, read as JSON) holds, checked
+        field by field against this rulebook's program for its player count
+        (see `runtime.state.state_from_data`): `SaveMismatch` for a save of
+        other rules or options, `SaveError` (save/corrupt) naming the first
+        field that no game of these rules can hold. Nothing else is raised."""
+        if type(data) is not dict or data.get("format") != SAVE_FORMAT:
             raise SaveError("not a rulebook save file", hint=f"expected format '{SAVE_FORMAT}'")
+        for key in data:
+            if key not in ("format", "rulebook", "fingerprint", "state"):
+                damaged(f"'{shown(key)}'", "is no part of a save")
         if data.get("rulebook") != self.name or data.get("fingerprint") != self.fingerprint:
             raise SaveMismatch(
-                f"this save belongs to '{data.get('rulebook')}' (rules {data.get('fingerprint')}), "
-                f"not to '{self.name}' (rules {self.fingerprint})",
+                f"this save belongs to '{shown(data.get('rulebook'))}' (rules "
+                f"{shown(data.get('fingerprint'))}), not to '{self.name}' (rules {self.fingerprint})",
                 hint="load it with the same rulebook and options it was saved with")
-        try:
-            s = state_from_data(data["state"])
-            self._check_shape(s)
-        except SaveError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            raise SaveError(f"the save file is damaged: {e}") from None
-        return s
-
-    def _check_shape(self, s: State) -> None:
-        prog = self.program(s.n)
-        lay = prog.lay
-        if len(s.zones) != len(lay.zone_list) or len(s.vars) != lay.nvars \
-                or len(s.loc) != lay.ncomponents or len(s.revealed) != lay.ncomponents:
-            raise SaveError("the save file is damaged: its parts have the wrong sizes")
-        seen = [-1] * lay.ncomponents
-        for i, z in enumerate(s.zones):
-            for c in z:
-                if not isinstance(c, int) or not 0 <= c < lay.ncomponents or seen[c] != -1:
-                    raise SaveError("the save file is damaged: a component is missing or twice")
-                seen[c] = i
-        if seen != s.loc:
-            raise SaveError("the save file is damaged: component places disagree")
-        for f in s.frames:
-            if not (isinstance(f[0], int) and 0 <= f[0] < len(prog.machine.blocks)
-                    and isinstance(f[1], int) and isinstance(f[2], dict)):
-                raise SaveError("the save file is damaged: bad flow position")
-        if not s.over and not s.frames:
-            raise SaveError("the save file is damaged: no flow position")
-        if not s.over:
-            stmt, _ = prog.machine.current_choice(s)
-            if not getattr(stmt, "suspends", False):
-                raise SaveError("the save file is damaged: the flow is not at a decision")
-
+        raw = data.get("state")
+        players = raw.get("players") if type(raw) is dict else None
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            damaged("state.players", f"is not a player count from {self.min_players} "
+                                     f"to {self.max_players}")
+        return state_from_data(raw, self.program(players))
 
 _ILLEGAL = object()
+# characters beyond which a typed text cannot be an action's (its matching and
+# its did-you-mean cost grow with the length), and the actions a hint compares
+_LONGEST_ACTION = 4000
+_EXPLAINED = 500
+_HINTED = 2000
 _FORMULA_ERRORS = (TypeError, KeyError, IndexError, ValueError, AttributeError)
 
 

@@ -6,12 +6,14 @@ action-use counters, the round/turn counters), which cards are revealed, the
 flow position (a stack of frames: block, step, local names, loop data), the
 random generator's state and the players who must decide now. The engine
 object holds none of this, so copies, undo, saves and replays agree by
-construction. A state is plain data: it saves to JSON and loads back equal.
+construction. A state is plain data: it saves to JSON and loads back equal
+(`saved.state_from_data` is the way back, every field checked).
 """
 
 from __future__ import annotations
 
 import json
+
 
 _MASK = (1 << 64) - 1
 
@@ -165,22 +167,3 @@ def _plain(v):
 
 def _canonical(data) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
-
-
-def state_from_data(data: dict) -> State:
-    """Rebuild a State from `State.to_data()` output (shape already checked)."""
-    return State(
-        data["players"],
-        [list(z) for z in data["zones"]],
-        list(data["loc"]),
-        list(data["vars"]),
-        list(data["revealed"]),
-        [[f[0], f[1], dict(f[2]), f[3]] for f in data["frames"]],
-        int(data["rng"]),
-        data["decisions"],
-        tuple(data["pending"]),
-        data["over"],
-        data["round"],
-        data["turn"],
-        [dict(e) for e in data.get("events", [])],
-    )

@@ -21,10 +21,12 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
 from .. import errors
-from ..errors import CommandError, FileNotReadable, OptionError, RulebookError, RulebookErrors
+from ..errors import (CommandError, FileNotReadable, OptionError, RulebookError, RulebookErrors,
+                      SaveError)
 from .render import player_label
+from ..runtime.saved import shown
 from ..ai.players import KINDS as AI_KINDS
-from .repl import Repl, save_header
+from .repl import SEEDS, Repl, ai_problem, ai_seat, read_save, save_header
 from .rules import rules_text
 from ..simulation.parallel import BACKENDS, Source
 from ..simulation.parallel import run as run_games
@@ -115,13 +117,13 @@ def option_arg(text: str) -> tuple:
 def ai_arg(text: str) -> tuple:
     """`--ai SEAT=POLICY` with SEAT as `1` or `P1`."""
     seat, policy = parse_assignment(text)
-    digits = seat[1:] if seat[:1] in "pP" else seat
-    if not digits.isdigit():
+    number = ai_seat(seat)
+    if number is None:
         raise argparse.ArgumentTypeError(f"'{seat}' is not a seat (use 1 or P1)")
     if policy not in AI_KINDS:
         raise argparse.ArgumentTypeError(
             f"unknown AI '{policy}' (known: {', '.join(AI_KINDS)})")
-    return int(digits), policy
+    return number, policy
 
 
 def options_of(args) -> dict:
@@ -168,10 +170,12 @@ def cmd_play(args) -> int:
     game = load_game(args.game, options_of(args))
     players = player_count(game, args)
     ai = dict(args.ai or [])
-    for seat in ai:
-        if seat >= players:
-            raise CommandError(f"--ai names {player_label(seat)}, but there are "
-                               f"only {players} players (P0..P{players - 1})")
+    for seat, kind in ai.items():
+        problem = ai_problem(seat, kind, players)
+        if problem is not None:
+            raise CommandError(f"--ai {problem}")
+    if args.seed is not None and not SEEDS[0] <= args.seed < SEEDS[1]:
+        raise CommandError(f"--seed must be from {SEEDS[0]} to {SEEDS[1] - 1}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     repl = Repl(game, players=players, seed=seed, rulebook=args.game, ai=ai,
                 console=Console(), input_fn=terminal_input())
@@ -186,15 +190,27 @@ def resume(args) -> int:
             raise CommandError(f"{flag} is taken from the save with --load")
     header = save_header(args.load)
     target = args.game or header["rulebook"]
-    game = load_game(target, options_of(args) or header["options"])
-    repl = Repl(game, players=header["players"], seed=header["seed"], rulebook=target,
+    try:
+        game = load_game(target, options_of(args) or header["options"])
+    except OptionError as err:
+        if options_of(args):
+            raise
+        raise SaveError(f"the options in '{shown(args.load, 200)}' do not fit {shown(target)}: "
+                        f"{err.message}",
+                        hint=err.hint) from None
+    states, actions, data = read_save(game, args.load)
+    repl = Repl(game, players=data["players"], seed=data["seed"], rulebook=target,
                 console=Console(), input_fn=terminal_input())
-    repl.load(args.load)
+    repl.restore(args.load, states, actions, data)
     return repl.run()
 
 
 def terminal_input():
-    """prompt_toolkit's line editor on a real terminal, plain input() elsewhere."""
+    """prompt_toolkit's line editor on a real terminal, plain input() elsewhere.
+    Bytes that are not UTF-8 are read as U+FFFD, which no action or command
+    is, and refused as any other unknown text."""
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")
     if sys.stdin.isatty() and sys.stdout.isatty():
         try:
             from prompt_toolkit import PromptSession

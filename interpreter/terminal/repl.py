@@ -13,22 +13,35 @@ never on screen while another is to move.
 
 No input loses a game: `quit`, Ctrl-C and the end of input (Ctrl-D) offer to
 save first (Enter saves to a file named after the game and seed), and save
-there when nobody can answer; an internal error saves before it is
-reported. At the end the table offers the log, a save, a new game or quit. Seats given to an AI play at once. Input and output are injected (an
-input function and a rich Console) so tests can drive whole sessions.
+there when nobody can answer; `load` and `new` keep the game they replace
+in its file first. No input crashes the table either: a refused line gets
+its error code, and an unexpected error saves the game, is reported, and
+the session goes on. At the end the table offers the log, a save, a new
+game or quit. Seats given to an AI play at once. Input and output are
+injected (an input function and a rich Console) so tests can drive whole
+sessions.
+
+A save is the game's seed and its history (each action's player and text,
+in order), replayed from the deal when it is loaded, plus the state it
+reached, which the replay must arrive at: an edited save loads as the game
+its history plays, or is refused with save/corrupt naming the step that
+cannot be played.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Callable, Optional
 
 from rich.console import Console
 from rich.markdown import Markdown
 
-from ..errors import ActionError, CommandError, RulebookError, SaveError, SaveMismatch
+from ..errors import CommandError, RulebookError, SaveError, SaveMismatch
 from ..errors import render as render_error
+from ..runtime.saved import shown
 from ..ai.players import KINDS as AI_KINDS
 from ..ai.players import make_player
 from .render import TableView, action_forms, player_label
@@ -36,6 +49,12 @@ from .rules import rules_text
 
 SAVE_FORMAT = "rulebook-save"
 SAVE_VERSION = 1
+SAVE_KEYS = {"format", "version", "rulebook", "game", "options", "players", "seed", "ai",
+             "history", "state"}
+MAX_SAVE_BYTES = 64 << 20       # far above any game's save; a device or a huge file is no save
+MAX_NAME = 1000                 # characters in a rulebook's name or path in a save
+SEEDS = (-(1 << 63), 1 << 64)   # the seeds a game is dealt from (taken mod 2^64)
+MAX_FAILURES = 3                # unexpected errors in a row, with no input between, end a session
 
 HELP = """\
 Type the number of a legal action, or its text as listed after the number.
@@ -65,6 +84,40 @@ class Quit(Exception):
     """Ends the session (the `quit` command, or end of input)."""
 
 
+def ai_seat(text) -> Optional[int]:
+    """The seat an AI is given as on the command line (`--ai 1=random`,
+    `--ai P1=random`) or in a save: its number, or None for anything else."""
+    if type(text) is not str:
+        return None
+    digits = text[1:] if text[:1] in ("p", "P") else text
+    if not (0 < len(digits) <= 6 and digits.isascii() and digits.isdigit()):
+        return None
+    return int(digits)
+
+
+def ai_problem(seat: Optional[int], kind, players: int) -> Optional[str]:
+    """What is wrong with an AI seat for a game of `players`, or None; the
+    command line and saves are held to the same rule."""
+    if seat is None:
+        return "is not a seat (use 1 or P1)"
+    if seat >= players:
+        return f"names {player_label(seat)}, but there are only {players} players " \
+               f"(P0..P{players - 1})"
+    if type(kind) is not str or kind not in AI_KINDS:
+        return f"is given an unknown AI '{shown(kind)}' (known: {', '.join(AI_KINDS)})"
+    return None
+
+
+def printable(text: str) -> str:
+    """Text fit for the terminal: every control character but the line break
+    escaped, so that nothing typed or read from a file can move the cursor,
+    clear the screen or hide what is printed."""
+    if text.isprintable():
+        return text
+    return "\n".join("".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in line)
+                     for line in text.split("\n"))
+
+
 class Repl:
     """One game at the table; `run()` plays it to the end or until `quit`."""
 
@@ -74,7 +127,9 @@ class Repl:
                  save_dir: Optional[str] = None):
         self.game = game
         self.save_dir = Path(save_dir) if save_dir is not None else Path(".")
-        self.saved = 0                      # actions when the game was last saved or loaded
+        # the actions when the game was last saved or loaded (not their number:
+        # an undo and another move make as many)
+        self.saved: tuple = ()
         self.save_path: Optional[str] = None    # where `quit` saves unless told otherwise
         self.rulebook = rulebook or game.name
         self.players = players
@@ -87,6 +142,7 @@ class Repl:
         self.actions: list = []
         self.shown_to: Optional[int] = None  # whose private view is on screen
         self.stale = True                    # the screen no longer shows the state
+        self.failures = 0                    # unexpected errors since input was last read
         # each action's parameters by name, to show how an action is typed
         self.forms = {a["name"]: [p["name"] for p in a.get("params") or ()]
                       for a in game.ir["actions"]}
@@ -111,27 +167,43 @@ class Repl:
         return [p for p in range(self.players) if p not in self.ai]
 
     def run(self) -> int:
+        """Plays until `quit` or the end of input: 0, or 1 when an unexpected
+        error kept coming back (the game is saved, and the file named)."""
         self.say(f"{self.game.name}: {self.players} players, seed {self.seed}. "
                  f"Type 'help' for commands.")
-        try:
-            while True:
-                if self.game.outcome(self.state) is not None:
-                    self.show_end()
-                    self.after_the_end()
-                    continue
-                player = self.decider(self.state)
-                if player in self.ai:
-                    self.ai_move(player)
-                    continue
-                self.hand_over(player)
-                if self.stale:
-                    self.show(player)
-                self.handle(self.read(f"{player_label(player)}> "), player)
-        except Quit:
-            return 0
-        except Exception:
-            self.rescue()
-            raise
+        while True:
+            try:
+                try:
+                    self.turn()
+                except KeyboardInterrupt:   # outside a prompt, e.g. while an AI thinks
+                    self.say("")
+                    self.leave("Interrupted")
+            except Quit:
+                return 0
+            except KeyboardInterrupt:       # again, while leaving: keep the game and go
+                self.rescue(None)
+                return 130
+            except Exception as exc:  # noqa: BLE001 - no error may end a game unsaved
+                self.rescue(exc)
+                self.failures += 1
+                if self.failures >= MAX_FAILURES:
+                    self.say("The same trouble keeps coming back, so the session ends here.")
+                    return 1
+
+    def turn(self) -> None:
+        """One round of the loop: the end, an AI's move, or a human's line."""
+        if self.game.outcome(self.state) is not None:
+            self.show_end()
+            self.after_the_end()
+            return
+        player = self.decider(self.state)
+        if player in self.ai:
+            self.ai_move(player)
+            return
+        self.hand_over(player)
+        if self.stale:
+            self.show(player)
+        self.handle(self.read(f"{player_label(player)}> "), player)
 
     def after_the_end(self) -> None:
         """The game is over: log, save, a new game (returns) or quit."""
@@ -142,22 +214,24 @@ class Repl:
             word, _, rest = self.read("game over> ").strip().partition(" ")
             word = word.lower().lstrip(":")
             if word == "new":
-                self.new_game(self.seed + 1)
-                return
+                if self.attempt(self.keep, "a new game"):
+                    self.new_game(self.seed + 1)
+                    return
+                continue
             command = commands.get(word)
-            try:
-                if command is None:
-                    raise CommandError(f"'{word}' is not a command after the end",
-                                       hint="log, save FILE, new or quit")
-                command(rest.strip())
-            except (CommandError, SaveError) as err:
-                self.error(err)
+            if command is None:
+                self.error(CommandError(f"'{shown(word)}' is not a command after the end",
+                                        hint="log, save FILE, new or quit"))
+                continue
+            self.attempt(command, rest.strip())
 
     def new_game(self, seed: int) -> None:
+        if not SEEDS[0] <= seed < SEEDS[1]:      # past the last seed: round to the first
+            seed = SEEDS[0]
         self.seed = seed
         self.states = [self.game.new_game(players=self.players, seed=seed)]
         self.actions = []
-        self.saved = 0
+        self.saved = ()
         self.save_path = None
         self.shown_to = None
         self.stale = True
@@ -169,17 +243,19 @@ class Repl:
 
     def read(self, prompt: str) -> str:
         try:
-            return self.input_fn(prompt)
+            line = self.input_fn(prompt)
         except EOFError:
             self.say("")
             self.leave("End of input")
         except KeyboardInterrupt:
             self.say("")
             self.leave("Interrupted")
+        self.failures = 0
+        return line if isinstance(line, str) else ""
 
     # -- never losing a game ----------------------------------------------------
     def unsaved(self) -> bool:
-        return len(self.actions) != self.saved
+        return tuple(self.actions) != self.saved
 
     def default_save_path(self) -> str:
         """A file named after the game and the seed, in the save folder, that
@@ -215,18 +291,59 @@ class Repl:
             self.error(err)
             if not answer:
                 raise Quit from None
-            self.save(default)
-        self.say(f"Resume with: rulebook play --load {self.save_path}")
+            try:
+                self.save(default)
+            except SaveError as again:
+                self.error(again)
+                raise Quit from None
+        self.say(f"Resume with: rulebook play --load {printable(self.save_path)}")
         raise Quit
 
-    def rescue(self) -> None:
-        """After an internal error: the game so far goes to the default file."""
+    def keep(self, why: str, instead_of: Optional[str] = None) -> None:
+        """Before `why` replaces the game: moves not yet saved go to its file
+        (another one if that is `instead_of`, the file about to be loaded).
+        A SaveError when that fails: the game stays."""
+        if not self.unsaved():
+            return
+        if self.save_path is not None and instead_of is not None and _same_file(
+                self.save_path, instead_of):
+            self.save_path = None
         try:
             self.save(self.default_save_path())
-            self.say(f"An internal error stopped the game; it is saved: "
-                     f"rulebook play --load {self.save_path}")
+        except SaveError as err:
+            raise SaveError(f"{err.message}; the game is not replaced by {why}", code=err.code,
+                            hint="save it elsewhere first: save FILE") from None
+        self.say(f"The game so far is kept: rulebook play --load {printable(self.save_path)}")
+
+    def rescue(self, error: Optional[BaseException]) -> None:
+        """After an unexpected error: the game so far goes to its file, which
+        the report names; a rule error of the rulebook keeps its code."""
+        try:
+            self.save(self.default_save_path())
+            kept = f"the game so far is saved: rulebook play --load {printable(self.save_path)}"
         except Exception:  # noqa: BLE001 - the error being reported matters more
-            pass
+            kept = "the game could not be saved"
+        if isinstance(error, RulebookError):
+            self.error(error)
+            self.say(f"The rules cannot go on from here; {kept}.")
+        elif error is not None:
+            self.say(f"error[internal]: {type(error).__name__}: {shown(str(error), 200)}; "
+                     f"{kept}.")
+
+    def attempt(self, command, *args) -> bool:
+        """Runs a command or a move: whether it went through. A refusal is
+        shown with its code; an unexpected error saves the game and is
+        reported, and the session goes on."""
+        try:
+            command(*args)
+            return True
+        except Quit:
+            raise
+        except RulebookError as err:
+            self.error(err)
+        except Exception as exc:  # noqa: BLE001 - no input may crash the table
+            self.rescue(exc)
+        return False
 
     def handle(self, line: str, player: int) -> None:
         """One line of input: a command, or an action for `player`."""
@@ -235,13 +352,10 @@ class Repl:
             return
         word, _, rest = line.partition(" ")
         command = self.commands.get(word.lower().lstrip(":"))
-        try:
-            if command is not None:
-                command(rest.strip())
-            else:
-                self.play(self.game.parse_action(self.state, player, line))
-        except (ActionError, CommandError, SaveError) as err:
-            self.error(err)
+        if command is not None:
+            self.attempt(command, rest.strip())
+        else:
+            self.attempt(lambda: self.play(self.game.parse_action(self.state, player, line)))
 
     def play(self, action) -> None:
         self.states.append(self.game.apply(self.state, action))
@@ -309,7 +423,7 @@ class Repl:
     def say(self, text: str) -> None:
         # markup off: card names and codes such as "error[action/unknown]"
         # must print as they are.
-        self.console.print(text, markup=False, highlight=False)
+        self.console.print(printable(text), markup=False, highlight=False)
 
     def error(self, err: RulebookError) -> None:
         # an action refused by a rule shows that rule's line of the rulebook
@@ -355,6 +469,8 @@ class Repl:
             self.say(f"{i:>{width}}. {player_label(action.player)}: {action.text_for(viewer)}")
 
     def save(self, path: str) -> None:
+        """Writes the game to `path`: the seed and the history that replays
+        it, and the state it reached (see the module's docstring)."""
         if not path:
             raise CommandError("save needs a file name", hint="save FILE")
         data = {"format": SAVE_FORMAT, "version": SAVE_VERSION,
@@ -363,25 +479,38 @@ class Repl:
                 "seed": self.seed, "ai": {str(p): a for p, a in self.ai.items()},
                 "history": [{"player": a.player, "action": str(a)} for a in self.actions],
                 "state": self.game.state_to_json(self.state)}
+        text = json.dumps(data, indent=2)       # made before the file is opened
         try:
+            # a device or a pipe keeps nothing (and a pipe would wait for a reader)
+            if os.path.exists(path) and not os.path.isfile(path):
+                raise OSError("it is not a file")
             with open(path, "w", encoding="utf-8") as file:
-                json.dump(data, file, indent=2)
+                file.write(text)
         except (OSError, ValueError) as exc:      # ValueError: a NUL in the name
             reason = getattr(exc, "strerror", None) or str(exc)
-            raise SaveError(f"cannot write '{path}': {reason}", code="save/io") from None
-        self.saved = len(self.actions)
+            raise SaveError(f"cannot write '{shown(path, 200)}': {reason}",
+                            code="save/io") from None
+        self.saved = tuple(self.actions)
         self.save_path = path
         self.say(f"Saved to {path}.")
 
     def load(self, path: str) -> None:
+        """Replaces the game with the one saved in `path`, once that save is
+        read and replayed; the game it replaces is kept in its file first."""
         if not path:
             raise CommandError("load needs a file name", hint="load FILE")
         states, actions, data = read_save(self.game, path)
+        self.keep(f"'{shown(path, 200)}'", instead_of=path)
+        self.restore(path, states, actions, data)
+
+    def restore(self, path: str, states: list, actions: list, data: dict) -> None:
+        """Takes up a game `read_save` read from `path`."""
         self.players, self.seed = data["players"], data["seed"]
-        self.seat_ai({int(p): a for p, a in data.get("ai", {}).items()})
+        self.seat_ai(data["ai"])
         self.states, self.actions = states, actions
-        self.saved = len(actions)
+        self.saved = tuple(actions)
         self.save_path = path
+        self.shown_to = None
         self.stale = True
         self.say(f"Loaded {path}: {len(actions)} actions so far.")
 
@@ -391,67 +520,160 @@ def _normal(value):
     return json.loads(json.dumps(value, sort_keys=True))
 
 
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):       # one is missing (or no file name at all)
+        return False
+
+
 def save_header(path: str) -> dict:
     """What a save says it holds — its rulebook, options, players and seed —
     read before its game is loaded (the whole save is checked by `read_save`)."""
     data = _read_json(path)
     header = {k: data.get(k) for k in ("rulebook", "options", "players", "seed")}
-    if not (isinstance(header["rulebook"], str) and isinstance(header["options"], dict)
-            and isinstance(header["players"], int) and isinstance(header["seed"], int)):
-        raise SaveError(f"'{path}' does not say which game it holds")
+    name = header["rulebook"]
+    if not (type(name) is str and 0 < len(name) <= MAX_NAME and name.isprintable()
+            and _options_ok(header["options"]) and type(header["players"]) is int
+            and 0 < header["players"] <= 1000 and _seed_ok(header["seed"])):
+        raise SaveError(f"'{shown(path, 200)}' does not say which game it holds",
+                        hint="a save names its rulebook, options, players and seed")
     return header
 
 
+def _seed_ok(seed) -> bool:
+    return type(seed) is int and SEEDS[0] <= seed < SEEDS[1]
+
+
+def _options_ok(options) -> bool:
+    """Options as a save holds them: names with a yes/no, a number, a word,
+    none, or a list of words."""
+    def plain(v):
+        return v is None or type(v) in (bool, str) or type(v) is int and abs(v) < SEEDS[1]
+    return type(options) is dict and all(
+        type(k) is str and (plain(v) or type(v) is list and all(plain(x) for x in v))
+        for k, v in options.items())
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def _read_json(path: str) -> dict:
-    try:
-        with open(path, encoding="utf-8") as file:
-            text = file.read()
-    except UnicodeDecodeError as exc:
-        raise SaveError(f"'{path}' is not a save file: {exc}") from None
-    except (OSError, ValueError) as exc:        # ValueError: a NUL in the name
+    """The JSON object in a save file. Only a regular file of at most
+    MAX_SAVE_BYTES is read (a device, a pipe or a folder is refused at
+    once); text that is not JSON, nested too deep or with numbers too long
+    is save/corrupt, a file that cannot be read save/io."""
+    def cannot_read(exc):
         reason = getattr(exc, "strerror", None) or str(exc)
-        raise SaveError(f"cannot read '{path}': {reason}", code="save/io") from None
+        return SaveError(f"cannot read '{shown(path, 200)}': {reason}", code="save/io")
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise SaveError(f"'{path}' is not a save file: {type(exc).__name__}") from None
+        # non-blocking: opening a pipe must not wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError) as exc:        # ValueError: a NUL in the name
+        raise cannot_read(exc) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise SaveError(f"cannot read '{shown(path, 200)}': it is not a file",
+                            code="save/io")
+        if info.st_size > MAX_SAVE_BYTES:
+            raise SaveError(f"'{shown(path, 200)}' is not a save file: it is "
+                            f"{info.st_size:,} bytes long")
+        with os.fdopen(fd, "rb", closefd=False) as file:
+            raw = file.read(MAX_SAVE_BYTES + 1)
+    except OSError as exc:
+        raise cannot_read(exc) from None
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_SAVE_BYTES:
+        raise SaveError(f"'{shown(path, 200)}' is not a save file: it is too long")
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        # ValueError: not JSON, or a number of thousands of digits
+        raise SaveError(f"'{shown(path, 200)}' is not a save file: "
+                        f"{type(exc).__name__}") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SaveError(f"'{path}' is not a save file")
+        raise SaveError(f"'{shown(path, 200)}' is not a save file")
     if data.get("version") != SAVE_VERSION:
-        raise SaveError(f"'{path}' is a version {data.get('version')} save; "
+        raise SaveError(f"'{shown(path, 200)}' is a version {shown(data.get('version'))} save; "
                         f"this program reads version {SAVE_VERSION}")
     return data
 
 
 def read_save(game, path: str):
-    """A save file checked against `game`: (states, actions, data).
+    """A save file checked against `game`: (states, actions, data), where
+    data["ai"] is {seat: kind}.
 
-    The history is replayed from the deal and must arrive at the saved state,
-    which catches a save edited by hand or made by another engine version.
+    Every part is checked: the header (its AI seats as `--ai` is), the saved
+    state (`game.state_from_json`), and the history, replayed from the deal,
+    which must arrive at that state. A step that cannot be played is refused
+    with save/corrupt naming the step; no message shows a hidden card.
     """
     data = _read_json(path)
+    where = f"'{shown(path, 200)}'"
+    for key in data:
+        if key not in SAVE_KEYS:
+            raise SaveError(f"{where} has '{shown(key)}', which is no part of a save")
     if data.get("game") != game.name:
-        raise SaveMismatch(f"'{path}' is a save of '{data.get('game')}', not of '{game.name}'")
-    if _normal(data.get("options")) != _normal(game.options):
-        raise SaveMismatch(f"'{path}' was played with options {data.get('options')}, "
-                           f"this game has {game.options}",
-                           hint="start the game with the same --option values")
-    players, seed, history = data.get("players"), data.get("seed"), data.get("history")
-    ai = data.get("ai", {})
-    if not (isinstance(players, int) and isinstance(seed, int) and isinstance(history, list)
-            and isinstance(ai, dict) and all(a in AI_KINDS and p.isdigit()
-                                             for p, a in ai.items())):
-        raise SaveError(f"'{path}' lacks its players, seed, AI seats or history")
-    saved = game.state_from_json(data.get("state"))
+        raise SaveMismatch(f"{where} is a save of '{shown(data.get('game'))}', "
+                           f"not of '{game.name}'")
+    if not _options_ok(data.get("options")) or _normal(data["options"]) != _normal(game.options):
+        raise SaveMismatch(f"{where} was played with other options than this game's "
+                           f"{game.options}", hint="start the game with the same --option values")
+    players, seed, history = (data.get(k) for k in ("players", "seed", "history"))
+    ai = data.get("ai", {})             # (early saves of games without AI seats had none)
+    if type(players) is not int or not game.min_players <= players <= game.max_players:
+        raise SaveError(f"{where} is not for {game.min_players} to {game.max_players} players")
+    if not _seed_ok(seed):
+        raise SaveError(f"{where} has no seed from {SEEDS[0]} to {SEEDS[1] - 1}")
+    if type(ai) is not dict:
+        raise SaveError(f"{where} does not say which seats an AI plays")
+    seats = {}
+    for text, kind in ai.items():
+        seat = ai_seat(text)
+        problem = ai_problem(seat, kind, players)
+        if problem is not None:
+            raise SaveError(f"{where}: the AI seat '{shown(text)}' {problem}")
+        seats[seat] = kind
+    if type(history) is not list:
+        raise SaveError(f"{where} has no history of the game")
     try:
-        states = [game.new_game(players=players, seed=seed)]
-        actions = []
-        for step in history:
-            action = game.parse_action(states[-1], step["player"], step["action"])
-            states.append(game.apply(states[-1], action))
-            actions.append(action)
-    except (RulebookError, KeyError, TypeError) as exc:
-        raise SaveError(f"the history in '{path}' does not replay: {exc}") from None
+        saved = game.state_from_json(data.get("state"))
+    except SaveMismatch:
+        raise
+    except SaveError as err:
+        raise SaveError(f"{where} holds a state that no game can reach: {err.message}") from None
+    name = data.get("rulebook")
+    if not (type(name) is str and 0 < len(name) <= MAX_NAME and name.isprintable()):
+        raise SaveError(f"{where} does not name its rulebook")
+    states = [game.new_game(players=players, seed=seed)]
+    actions = []
+    for k, step in enumerate(history, 1):
+        action, after = _replayed(game, states[-1], step, f"{where}: step {k} of its history")
+        states.append(after)
+        actions.append(action)
     if states[-1] != saved:
-        raise SaveError(f"the history in '{path}' does not lead to its saved state")
-    return states, actions, data
+        raise SaveError(f"the history in {where} does not lead to its saved state")
+    return states, actions, {**data, "ai": seats}
+
+
+def _replayed(game, state, step, where: str) -> tuple:
+    """The action a step of a save's history names, legal where it stands,
+    and the state it leads to."""
+    if type(step) is not dict or set(step) != {"player", "action"} \
+            or type(step["player"]) is not int or type(step["action"]) is not str:
+        raise SaveError(f"{where} is not a player and an action's text")
+    player, text = step["player"], step["action"]
+    # the text may name a hidden card: the message names the action only
+    named = shown(text.split()[0] if text.split() else "", 30)
+    if player not in game.to_move(state):
+        raise SaveError(f"{where} (P{shown(player)}: {named}) is not that "
+                        f"player's to take: the game is over or waits for another")
+    try:
+        action = game.parse_action(state, player, text)
+        return action, game.apply(state, action)
+    except RulebookError as err:
+        raise SaveError(f"{where} ({player_label(player)}: {named}) cannot be played "
+                        f"there ({err.code})") from None
