@@ -313,3 +313,16 @@ def test_play_refuses_a_seed_no_game_is_dealt_from_and_a_save_for_other_players(
     path.write_text(json.dumps({**data, "players": 5}))
     assert cli.main(["play", "--load", str(path)]) == 1
     assert "error[save/corrupt]" in capsys.readouterr().err
+
+
+def test_a_save_of_a_long_rulebook_name_in_a_folder_with_spaces_resumes_as_typed(game, tmp_path):
+    folder = tmp_path / "my games"
+    folder.mkdir()
+    script = Script(["", "1", KeyboardInterrupt, ""])
+    console = Console(file=script.out, width=400, color_system=None, force_terminal=False)
+    repl = Repl(game, players=2, seed=SEED, console=console, input_fn=script,
+                save_dir=str(folder), rulebook="x" * 300 + ".rules")
+    assert repl.run() == 0
+    path = repl.save_path
+    assert len(path.rsplit("/", 1)[1]) < 255 and read_save(game, path)[1] == repl.actions
+    assert f"rulebook play --load '{path}'" in script.out.getvalue()

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
 from pathlib import Path
 from typing import Callable, Optional
@@ -106,6 +107,11 @@ def ai_problem(seat: Optional[int], kind, players: int) -> Optional[str]:
     if type(kind) is not str or kind not in AI_KINDS:
         return f"is given an unknown AI '{shown(kind)}' (known: {', '.join(AI_KINDS)})"
     return None
+
+
+def quoted(path: str) -> str:
+    """A file's path as it is typed in a shell, fit for the terminal."""
+    return printable(shlex.quote(path))
 
 
 def printable(text: str) -> str:
@@ -261,7 +267,8 @@ class Repl:
         """A file named after the game and the seed, in the save folder, that
         holds no other game (this one's earlier save is reused)."""
         if self.save_path is None:
-            stem = f"{Path(self.rulebook).stem}-{self.seed}"
+            # (a file name stays within the 255 characters file systems allow)
+            stem = f"{Path(self.rulebook).stem[:120]}-{self.seed}"
             path, k = self.save_dir / f"{stem}.save.json", 1
             while path.exists():
                 k += 1
@@ -296,7 +303,7 @@ class Repl:
             except SaveError as again:
                 self.error(again)
                 raise Quit from None
-        self.say(f"Resume with: rulebook play --load {printable(self.save_path)}")
+        self.say(f"Resume with: rulebook play --load {quoted(self.save_path)}")
         raise Quit
 
     def keep(self, why: str, instead_of: Optional[str] = None) -> None:
@@ -313,14 +320,14 @@ class Repl:
         except SaveError as err:
             raise SaveError(f"{err.message}; the game is not replaced by {why}", code=err.code,
                             hint="save it elsewhere first: save FILE") from None
-        self.say(f"The game so far is kept: rulebook play --load {printable(self.save_path)}")
+        self.say(f"The game so far is kept: rulebook play --load {quoted(self.save_path)}")
 
     def rescue(self, error: Optional[BaseException]) -> None:
         """After an unexpected error: the game so far goes to its file, which
         the report names; a rule error of the rulebook keeps its code."""
         try:
             self.save(self.default_save_path())
-            kept = f"the game so far is saved: rulebook play --load {printable(self.save_path)}"
+            kept = f"the game so far is saved: rulebook play --load {quoted(self.save_path)}"
         except Exception:  # noqa: BLE001 - the error being reported matters more
             kept = "the game could not be saved"
         if isinstance(error, RulebookError):
