@@ -118,3 +118,16 @@ def test_a_wide_map_is_drawn_in_bands():
     headers = [line for line in text.splitlines() if line.split()[:2] in (["0", "1"], ["15", "16"])]
     assert len(headers) == 2
     assert all(re.search(rf"\bh{x}\b", text) for x in range(30))
+
+
+def test_the_map_has_a_key_for_its_letters_and_colours():
+    cells = [{"piece": "A", "x": 0, "y": 0, "shade": "sea",
+              "holds": [{"zone": "on", "count": 2, "pieces": ["pawn", "queen"], "owners": [0, 1]}]},
+             {"piece": "B", "x": 1, "y": 0, "shade": "land", "holds": []},
+             {"piece": "C", "x": 2, "y": 0, "shade": "sand", "holds": []}]
+    lines = render_to_text(HexView(cells), 80).splitlines()
+    assert "shades: la land · sa sand · se sea" in lines
+    assert "pieces: P pawn · Q queen" in lines and "seats: P0 · P1" in lines
+    plain = [{"piece": "A", "x": 0, "y": 0, "shade": "x", "holds": []}]
+    assert not any(line.startswith(("shades:", "pieces:", "seats:"))   # nothing to spell out
+                   for line in render_to_text(HexView(plain), 80).splitlines())

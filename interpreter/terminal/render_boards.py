@@ -212,6 +212,30 @@ class HexView:
             if start:
                 yield Text("")
             yield from self._band(xs[start:start + per_band])
+        yield from self._key(shades, initials, options.max_width)
+
+    def _key(self, shades: list, initials: set, width: int):
+        """What the map's letters and colours stand for: the shades an empty
+        hex shows by their first letters, the pieces drawn as initials, and
+        the seats' colours of the pieces on the map."""
+        if any(len(s) > self.initial for s in shades):
+            yield from _wrapped("shades:", [Text.assemble((s[:self.initial], self._style(
+                {"shade": s})), " " + s) for s in shades], width)
+        letters: dict = {}
+        owners = set()
+        for h in self.hexes:
+            for hold in h.get("holds") or ():
+                pieces = hold.get("pieces") or ()
+                owners.update(o for o in hold.get("owners") or () if o is not None)
+                if hold["zone"] in initials:
+                    for piece in pieces:
+                        letters.setdefault(piece[:1].upper(), set()).add(piece)
+        if letters:
+            yield from _wrapped("pieces:", [Text(f"{k} {' or '.join(sorted(v))}")
+                                            for k, v in sorted(letters.items())], width)
+        if owners:
+            yield from _wrapped("seats:", [Text(f"P{o}", style=seat_style(o))
+                                           for o in sorted(owners)], width)
 
     def _name(self, h: dict) -> str:
         return ("*" if h["piece"] in self.legal else "") + h["piece"]
