@@ -11,8 +11,10 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import random
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -352,6 +354,79 @@ def test_chunks_are_made_as_they_are_sent():
     assert next(todo) == (0, 0, parallel.MAX_CHUNK)
 
 
+BILLION = 10 ** 9
+# What starting a run may allocate, whatever the number of games: a list of
+# a billion seeds, records or chunks would take gigabytes, a range made a
+# list too; the engine's caches and the report take a few megabytes.
+START_BYTES = 8 * 2 ** 20
+
+
+def peak_bytes(run) -> tuple:
+    """What `run()` gave, and the peak of the memory Python allocated meanwhile."""
+    tracemalloc.start()
+    try:
+        value = run()
+        return value, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_billion_games_start_in_constant_memory(hanamikoji, workers):
+    plan = Plan(players=2, seats=("random", "random"), seed=5)
+    source = Source.of(hanamikoji, str(HANAMIKOJI))
+    batch, peak = peak_bytes(lambda: parallel.run(
+        [source], plan, BILLION, loaded=[hanamikoji], workers=workers,
+        progress=interrupt_after(3)))
+    assert batch.interrupted and 3 <= batch.tallies[0].played < 1000
+    assert peak < START_BYTES, f"{peak / 2 ** 20:.1f} MB to start {BILLION} games"
+
+
+def test_a_billion_games_compared_start_in_constant_memory(hanamikoji):
+    plan = Plan(players=2, seats=("random", "random"), seed=5)
+    sources = [Source.of(hanamikoji, str(HANAMIKOJI)),
+               Source(str(HANAMIKOJI), {"first_player": "seat_1"})]
+    batch, peak = peak_bytes(lambda: parallel.run(
+        sources, plan, BILLION, loaded=[hanamikoji, sources[1].load()],
+        progress=interrupt_after(4)))
+    assert batch.interrupted and batch.pairing.pairs >= 1
+    assert peak < START_BYTES, f"{peak / 2 ** 20:.1f} MB to start comparing {BILLION} games"
+
+
+class Enough(Exception):
+    pass
+
+
+def test_simulate_in_this_process_plans_a_billion_games_lazily(hanamikoji):
+    def stop(done, _total):
+        if done == 3:
+            raise Enough
+    def three_games() -> None:
+        with pytest.raises(Enough):
+            simulate(hanamikoji, plan, BILLION, progress=stop)
+
+    plan = Plan(players=2, seats=("random", "random"), seed=5)
+    _, peak = peak_bytes(three_games)
+    assert peak < START_BYTES, f"{peak / 2 ** 20:.1f} MB to start {BILLION} games"
+
+
+def test_the_command_starts_a_billion_games_in_constant_memory(monkeypatch, capsys):
+    real = parallel.play_game
+
+    def stop_at_three(game, plan, index):
+        if index == 3:
+            raise KeyboardInterrupt
+        return real(game, plan, index)
+
+    monkeypatch.setattr(parallel, "play_game", stop_at_three)
+    code, peak = peak_bytes(lambda: cli.main(["simulate", "hanamikoji", "--games", str(BILLION),
+                                              "--workers", "1", "--quiet", "--json", "-"]))
+    report = json.loads(capsys.readouterr().out)
+    assert code == 130 and report["interrupted"] and report["played"] == 3
+    assert report["games"] == BILLION
+    assert peak < START_BYTES, f"{peak / 2 ** 20:.1f} MB for simulate --games {BILLION}"
+
+
 def _describe_by_list(xs):
     """The summary worked out from the list itself, as a reader would: the
     oracle for the counts-based statistics of the reports."""
@@ -382,3 +457,48 @@ def test_statistics_from_counts_equal_those_of_the_lists():
         assert (got["n"], got["mean"], got["sd"]) == (n, m, sd)
         assert list(got["quantiles"].values()) == qs
         assert sum(got["histogram"]["counts"]) == n
+
+
+WORKERS_OF_A_KILLED_RUN = r"""
+import multiprocessing, sys
+from interpreter.simulation import parallel
+from interpreter.simulation.simulate import Plan
+
+def progress(done, _total):
+    if done:
+        print(" ".join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+        sys.stdout.close()
+
+parallel.run([parallel.Source(sys.argv[1])], Plan(2, ("random", "random")), 10 ** 9,
+             workers=2, progress=progress)
+"""
+
+
+def running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as file:
+            return file.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_the_workers_of_a_killed_run_end_too():
+    import signal
+    import subprocess
+    import time
+    child = subprocess.Popen([sys.executable, "-c", WORKERS_OF_A_KILLED_RUN, str(HANAMIKOJI)],
+                             stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        workers = [int(pid) for pid in child.stdout.readline().split()]
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    assert len(workers) == 2
+    give_up = time.monotonic() + 10
+    while any(running(pid) for pid in workers) and time.monotonic() < give_up:
+        time.sleep(0.1)
+    left = [pid for pid in workers if running(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "workers outlived the run that started them"

@@ -6,12 +6,14 @@ indices; a chunk is played wherever a worker is free and sends back its
 Since every game is seeded from the root seed and its index alone, the
 records do not depend on which worker played them. `run` adds each record
 to its source's `Tally` (and, for two sources, to their `Pairing`) as it
-arrives and lets it go, so a run of a million games needs no more memory
-than one of a thousand; asked to, it also keeps the records, sorted by game. Three backends share that contract: this process (one
-worker), a `concurrent.futures.ProcessPoolExecutor` whose workers load each
-rulebook once in their initializer, and Ray (`ray.init(address=…)`),
-imported only when asked for. Ctrl-C stops the run and keeps what the chunks
-already finished gave, marked `interrupted`.
+arrives and lets it go, and the chunks are made as they are sent, a few
+ahead of the workers, so a run of a billion games needs no more memory than
+one of a thousand; asked to, it also keeps the records, sorted by game.
+Three backends share that contract: this process (one worker, game by game
+on every source in turn), a `concurrent.futures.ProcessPoolExecutor` whose
+workers load each rulebook once in their initializer, and Ray
+(`ray.init(address=…)`), imported only when asked for. Ctrl-C stops the run
+and keeps what the chunks already finished gave, marked `interrupted`.
 """
 
 from __future__ import annotations
@@ -19,7 +21,10 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import os
 import signal
+import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -125,7 +130,17 @@ _RAY_CACHE: dict = {}
 def _init_worker(sources, coverage: bool) -> None:
     # Ctrl-C is the parent's to handle: it stops the pool and reports.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_end_with_parent, args=(os.getppid(),), daemon=True).start()
     _GAMES[:] = [s.load(coverage) for s in sources]
+
+
+def _end_with_parent(parent: int) -> None:
+    """Ends this worker once the process that started it is gone: killed
+    (SIGTERM, SIGKILL) it could not stop its pool, and a worker left behind
+    would wait for chunks forever."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def _pool_chunk(which, plan, start, stop, coverage) -> Chunk:
@@ -223,10 +238,13 @@ def _run_here(games_here: list, plan, games, coverage, take) -> bool:
     before = [coverage_counts(game) if coverage else {} for game in games_here]
     interrupted = False
     try:
-        # Game by game, so that Ctrl-C loses at most the game being played.
-        for which, start, stop in iter_chunks(games, 1, len(games_here)):
-            for i in range(start, stop):
-                take(play_chunk(games_here[which], which, plan, i, i + 1, False))
+        # Game by game, each on every source before the next, so that Ctrl-C
+        # loses at most the game being played and a comparison cut short has
+        # its pairs (chunks of consecutive games would leave up to a chunk of
+        # one source's games waiting for the other's).
+        for i in range(games):
+            for which, game in enumerate(games_here):
+                take(play_chunk(game, which, plan, i, i + 1, False))
     except KeyboardInterrupt:
         interrupted = True
     if coverage:
