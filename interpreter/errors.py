@@ -9,6 +9,8 @@ all at once, sorted by position.
 
 from __future__ import annotations
 
+import re
+
 import difflib
 from dataclasses import dataclass
 from typing import Iterable, Optional
@@ -158,6 +160,40 @@ class RuleError(RulebookError):
     """A rulebook did something impossible while running (a runtime error)."""
 
     code = "rule/runtime"
+
+
+_KINDS = {"int": "a number", "NoneType": "none", "list": "a list", "tuple": "a list",
+          "str": "a word", "bool": "yes/no", "dict": "a table", "float": "a number"}
+_PYTHON_WORDS = [
+    (re.compile(r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'"),
+     lambda m: f"'{m[1]}' of {_KINDS.get(m[2], m[2])} and {_KINDS.get(m[3], m[3])}"),
+    (re.compile(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'"),
+     lambda m: f"'{m[1]}' compares {_KINDS.get(m[2], m[2])} with {_KINDS.get(m[3], m[3])}"),
+    (re.compile(r"bad operand type for unary (\S+): '(\w+)'"),
+     lambda m: f"'{m[1]}' of {_KINDS.get(m[2], m[2])}"),
+    (re.compile(r"'NoneType' object is not (subscriptable|iterable)"),
+     lambda m: "an attribute or an item of none" if m[1] == "subscriptable" else "a loop over none"),
+    (re.compile(r"object of type '(\w+)' has no len\(\)"),
+     lambda m: f"the size of {_KINDS.get(m[1], m[1])}"),
+    (re.compile(r"list indices must be integers or slices, not (\w+)"),
+     lambda m: f"an item of a list at {_KINDS.get(m[1], m[1])}"),
+    (re.compile(r"(list|tuple) index out of range"), lambda m: "an item past the end of a list"),
+]
+
+
+def in_rule_words(error: Exception) -> str:
+    """A Python error raised by a formula, told in the rulebook's words
+    (none, a number, a list) where it is a common one, else as Python says it."""
+    text = str(error) if not isinstance(error, KeyError) else f"no entry {error}"
+    for pattern, words in _PYTHON_WORDS:
+        m = pattern.search(text)
+        if m:
+            return words(m)
+    return text
+
+
+NONE_HINT = ("a value is none where the rule needs one: an unset variable, or first(), "
+             "majority() and the like of nothing")
 
 
 class RuleLoop(RuleError):

@@ -79,3 +79,41 @@ def test_a_sampled_state_keeps_the_events_its_viewer_was_told(tmp_path):
     for viewer in (0, 1):
         sampled = sample_state(g, g.view(state, viewer)["info"], random.Random(1))
         assert [e["text"] for e in sampled.events if e["event"] == "announce"] == told[viewer]
+
+
+SEATS = """game "Seats"
+players 2
+variable placer: player = {placer}
+variable x: number = 0
+phase play
+  {statement}
+  end game
+action go
+  add 1 to x
+scoring
+  score = x
+"""
+
+
+@pytest.mark.parametrize("placer", ["2", "none", "0 - 1"])
+@pytest.mark.parametrize("statement", [
+    "placer chooses n: one of [1, 2]",
+    "placer takes an action",
+    "turn placer\n    0 takes an action",
+    "each q in [0, placer] chooses n: one of [1, 2]",
+])
+def test_a_decider_who_is_no_seat_is_a_rule_error_at_the_statement(tmp_path, placer, statement):
+    path = tmp_path / "seats.rules"
+    path.write_text(SEATS.format(placer=placer, statement=statement), encoding="utf-8")
+    g = load_rulebook(str(path))
+    with pytest.raises(RuleError) as info:
+        g.new_game(players=2, seed=1)
+    assert info.value.code == "rule/runtime" and info.value.span.line == 6
+    assert "not a player of this game (P0 to P1)" in info.value.message
+
+
+def test_python_errors_of_formulas_are_told_in_the_rulebooks_words(tmp_path):
+    g = game(tmp_path, height="first([c in board where no]) + 1")
+    with pytest.raises(RuleError) as info:
+        g.view(g.new_game(players=2, seed=1), 0)
+    assert "'+' of none and a number" in info.value.message

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..runtime import decisions as dc
 from ..runtime import statements as st
-from ..errors import RuleError, RulebookErrors
+from ..errors import RuleError, RulebookErrors, in_rule_words
 from ..stdlib.builtins import FUNCTIONS
 from ..runtime.choices import key_function
 from .compiled import Compiled
@@ -187,7 +187,7 @@ class Compiler:
                     error.span = span
                 raise
             except (TypeError, KeyError, IndexError, ValueError, AttributeError) as error:
-                raise RuleError(f"a starting value failed: {error}", span) from None
+                raise RuleError(f"a starting value failed: {in_rule_words(error)}", span) from None
         return value
 
     # -- actions ---------------------------------------------------------------

@@ -21,7 +21,8 @@ from ..language.syntax import room_to_nest
 from ..runtime.decisions import Action, Actions, Offer
 from ..runtime.explain import explain, text_key
 from ..errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleError, RulebookErrors,
-                      SaveError, SaveMismatch, UnknownAction, did_you_mean)
+                      NONE_HINT, SaveError, SaveMismatch, UnknownAction, did_you_mean,
+                      in_rule_words)
 from ..runtime.saved import damaged, shown, state_from_data
 from ..runtime.state import State, splitmix64
 from ..runtime import views
@@ -456,7 +457,9 @@ def _rule_failure(machine, at, error) -> RuleError:
         if error.span is None:
             error.span = machine.span(at)
         return error
-    return RuleError(f"the rules failed while evaluating: {error}", machine.span(at))
+    words = in_rule_words(error)
+    return RuleError(f"the rules failed while evaluating: {words}", machine.span(at),
+                     hint=NONE_HINT if "none" in words else None)
 
 
 class running_rules:

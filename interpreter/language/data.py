@@ -27,7 +27,7 @@ import jsonschema
 import yaml
 
 from . import files
-from ..errors import (DataFileError, FileNotReadable, LimitExceeded, RulebookErrors, Span, UnknownName,
+from ..errors import (DataFileError, LimitExceeded, RulebookErrors, Span, UnknownName,
                       did_you_mean)
 from .limits import MAX_DATA_BYTES, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_DIGITS, count
 

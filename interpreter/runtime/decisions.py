@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from ..stdlib import grid
 from .choices import (groups_keys, kinds_keys, many_keys, one_keys, pick_groups, pick_many,
                       pick_one)
-from ..errors import RuleStuck
+from ..errors import RuleError, RuleStuck
 from .layout import Layout
 from ..stdlib.types import CELL, PLAYER, elem, is_comp
 from .statements import Stmt
@@ -382,7 +382,7 @@ class TakeAction(Stmt):
         self.actions_by_name = {a.name: a for a in actions}
 
     def run(self, m, s, f):
-        p = self.player(s, f[2])
+        p = seat(self.player(s, f[2]), s.n, "takes an action")
         if self.if_able:
             s.memo = {}         # nothing changes while the options are listed
             try:
@@ -466,7 +466,7 @@ class Choose(Stmt):
         self.memo = {}
 
     def run(self, m, s, f):
-        s.pending = (self.player(s, f[2]),)
+        s.pending = (seat(self.player(s, f[2]), s.n, "chooses"),)
         return True
 
     def options(self, m, s, f, player) -> list:
@@ -506,7 +506,8 @@ class EachChooses(Stmt):
         env = f[2]
         picks = env.get(PICKS)
         if picks is None:
-            picks = env[PICKS] = {str(p): None for p in self.players(s, env)}
+            picks = env[PICKS] = {str(seat(p, s.n, "chooses")): None
+                                  for p in _players(self.players(s, env))}
         waiting = tuple([int(p) for p, v in picks.items() if v is None])
         if waiting:
             s.pending = waiting
@@ -538,6 +539,26 @@ class EachChooses(Stmt):
         # kept in a one-element list: a pick may itself be none-like (player 0)
         picks[str(action.player)] = [list(value) if isinstance(value, list) else value]
         env[PICKS] = picks
+
+
+def seat(p, n: int, what: str) -> int:
+    """The player a statement names to decide (or to play a turn), who must
+    be one of the game's seats: a rule error otherwise (the statement's span
+    is added by the machine), never a decision for nobody."""
+    if type(p) is not int or not 0 <= p < n:
+        shown = "none" if p is None else repr(p)
+        raise RuleError(f"the player who {what} is {shown}, not a player of this game "
+                        f"(P0 to P{n - 1})",
+                        hint="a formula for a player can give none (a tie of majority, an "
+                             "unset variable) or a number past the last seat")
+    return p
+
+
+def _players(value) -> list:
+    """The players of `each P in PLAYERS chooses …`, who must be a list."""
+    if isinstance(value, list):
+        return value
+    raise RuleError(f"'each … in' names a list of players, not {value!r}")
 
 
 def printer(type_: str, lay: Layout):

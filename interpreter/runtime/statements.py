@@ -12,7 +12,7 @@ anybody anything stops with ``rule/loop``.
 
 from __future__ import annotations
 
-from ..errors import RuleError, RuleLoop, Span, span_at
+from ..errors import NONE_HINT, RuleError, RuleLoop, Span, in_rule_words, span_at
 from .layout import Layout
 from ..stdlib.types import ANY, comp_type, list_of
 
@@ -225,7 +225,9 @@ class Machine:
             if e.span is None:
                 e.span = where
             return e
-        return RuleError(f"the rules failed while running: {e}", where)
+        words = in_rule_words(e)
+        return RuleError(f"the rules failed while running: {words}", where,
+                         hint=NONE_HINT if "none" in words else None)
 
     def _compiled_statement(self, e):
         """The sid of the innermost compiled statement an exception passed."""
@@ -589,6 +591,11 @@ class Turn(Stmt):
 
     def run(self, m, s, f):
         p = self.player(s, f[2])
+        if type(p) is not int or not 0 <= p < s.n:
+            raise RuleError(f"the player whose turn it is is {'none' if p is None else repr(p)}, "
+                            f"not a player of this game (P0 to P{s.n - 1})",
+                            hint="a formula for a player can give none (a tie of majority, an "
+                                 "unset variable) or a number past the last seat")
         lay = m.lay
         previous = s.vars[lay.slot_current]
         s.vars[lay.slot_current] = p

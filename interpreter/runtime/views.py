@@ -12,7 +12,7 @@ holds each declared grid with the values of its cells.
 
 from __future__ import annotations
 
-from ..errors import RuleError
+from ..errors import RuleError, in_rule_words
 from ..stdlib import grid
 from .information import information_state
 from ..stdlib.types import CELL, PLAYER, is_comp
@@ -61,7 +61,7 @@ def shown_define(prog, name):
                 e.span = prog.machine.span(at)
             raise
         except (TypeError, KeyError, IndexError, ValueError, AttributeError) as e:
-            raise RuleError(f"'{name}' failed while the table was shown: {e}",
+            raise RuleError(f"'{name}' failed while the table was shown: {in_rule_words(e)}",
                             prog.machine.span(at),
                             hint="a define a display reads must work for every piece or "
                                  "cell it is shown for") from None
