@@ -117,3 +117,36 @@ def test_python_errors_of_formulas_are_told_in_the_rulebooks_words(tmp_path):
     with pytest.raises(RuleError) as info:
         g.view(g.new_game(players=2, seed=1), 0)
     assert "'+' of none and a number" in info.value.message
+
+
+MIXED = """game "Mixed"
+players 2
+component pit
+  | name | store | after |
+  | a    | no    | b     |
+  | b    | yes   | 99    |
+zone row: pit, public
+variable x: any
+setup
+  for each h in pit
+    move h to row
+phase play
+  turn 0
+    0 takes an action
+action go
+  set x = [h in row where h.after.store]
+  end game
+scoring
+  score = 0
+"""
+
+
+def test_an_attribute_of_an_attribute_that_is_no_piece_fails_when_read_not_at_load(tmp_path):
+    # found by tools/fuzz.py: a column of pieces and a number crashed the compiler
+    path = tmp_path / "mixed.rules"
+    path.write_text(MIXED, encoding="utf-8")
+    g = load_rulebook(str(path))
+    state = g.new_game(players=2, seed=1)
+    with pytest.raises(RuleError) as info:
+        g.apply(state, g.legal_actions(state, 0)[0])
+    assert info.value.code == "rule/runtime" and info.value.span.line == 16

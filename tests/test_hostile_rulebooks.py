@@ -286,6 +286,13 @@ def test_the_values_a_state_keeps_are_bounded(tmp_path, variables, code):
         assert line.startswith("variable v9 ") and "1,000,001" in errors[0].message
 
 
+def test_a_rulebook_of_many_small_lists_is_refused_within_a_second(tmp_path):
+    # each list is within the limit of items; together they pass the tokens'
+    lists = "".join(f"define d{k} = [{', '.join(['7'] * 900)}]\n" for k in range(40))
+    errors = load(rulebook(tmp_path, lists))
+    assert [e.code for e in errors] == ["rulebook/limit"] and "40,000" in errors[0].message
+
+
 def test_a_1_mb_list_is_refused_at_its_bracket(tmp_path):
     items = ", ".join("7" for _ in range(330_000))
     path = rulebook(tmp_path, f"define many = [{items}]")
@@ -336,7 +343,8 @@ DOCUMENTED = {
     "characters of a name": limits.MAX_NAME,
     "characters of the game's title": limits.MAX_TITLE,
     "items of one list": limits.MAX_LIST_ITEMS, "nesting of formulas": limits.MAX_NESTING,
-    "size of a rulebook file": limits.MAX_RULEBOOK_BYTES, "size of a data file": limits.MAX_DATA_BYTES,
+    "size of a rulebook file": limits.MAX_RULEBOOK_BYTES,
+    "words, numbers and signs of a rulebook": limits.MAX_TOKENS, "size of a data file": limits.MAX_DATA_BYTES,
     "values of a data file": limits.MAX_DATA_VALUES,
     "nesting of a data file": limits.MAX_DATA_DEPTH,
     "characters of one part of a file's path": limits.MAX_FILE_NAME,

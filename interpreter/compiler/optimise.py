@@ -80,7 +80,7 @@ class Shortcuts:
         """x.a.b where both attributes never change: one table, b of a of x.
         A component whose a is not a component fails as x.a.b would."""
         inner, base, _ = target.lookup
-        column = [outer[v] if isinstance(v, int) and not isinstance(v, bool) else _NO_VALUE
+        column = [outer[v] if type(v) is int and 0 <= v < len(outer) else _NO_VALUE
                   for v in inner]
         return Compiled(_table_read(column, base, attr), t, at, lookup=(column, base, attr))
 

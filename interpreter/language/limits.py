@@ -26,6 +26,7 @@ MAX_NAME = 100                    # characters of a name written in a rulebook
 MAX_TITLE = 100                   # characters of the game's title (`game "…"`)
 MAX_LIST_ITEMS = 1_000            # items of one list written in a rulebook ([…], a table's cell)
 MAX_RULEBOOK_BYTES = 1 << 20      # a rulebook file, or a variant's base: 1 MiB
+MAX_TOKENS = 40_000               # words, numbers and signs of a rulebook (the largest ships 3,818)
 MAX_DATA_BYTES = 16 << 20         # a component data file: 16 MiB
 MAX_DATA_VALUES = 100_000         # values of a data file (keys too), each use of an alias counted in full
 MAX_DATA_DEPTH = 50               # how deep a data file's lists and mappings nest

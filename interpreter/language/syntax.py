@@ -23,7 +23,7 @@ from lark.indenter import Indenter
 
 from ..errors import LimitExceeded, NestingTooDeep, Span, SyntaxErrorInRulebook
 from .limits import (MAX_DIGITS, MAX_LIST_ITEMS, MAX_NAME, MAX_NESTING, MAX_RULEBOOK_BYTES,
-                     MAX_STRING, count)
+                     MAX_STRING, MAX_TOKENS, count)
 from .syntax_errors import IndentationProblem, syntax_error
 
 GRAMMAR_DIR = Path(__file__).resolve().parents[2] / "grammar"
@@ -98,7 +98,12 @@ class _RulebookIndenter(Indenter):
     def _process(self, stream):
         token = None
         brackets = []      # for each open '(' or '[': [its token, the commas in it so far]
-        for token in stream:
+        for seen, token in enumerate(stream):
+            if seen == MAX_TOKENS:      # parsing costs about 12 µs a token: a second at most
+                raise _TooLarge(f"a rulebook of more than {count(MAX_TOKENS)} words, numbers "
+                                f"and signs", token,
+                                f"a rulebook has at most {count(MAX_TOKENS)}; keep bulky data "
+                                f"in a data file ('component NAME from \"FILE.yaml\"')")
             kind = token.type
             if kind == self.NL_type:
                 yield from self.handle_NL(token)
