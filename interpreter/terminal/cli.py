@@ -26,7 +26,8 @@ from ..errors import (CommandError, FileNotReadable, OptionError, RulebookError,
 from .render import player_label
 from ..runtime.saved import shown
 from ..ai.players import KINDS as AI_KINDS
-from .repl import SEEDS, Repl, ai_problem, ai_seat, read_save, save_header
+from .repl import Repl
+from .savefile import SEEDS, ai_problem, ai_seat, read_save, save_header
 from .rules import rules_text
 from ..simulation.parallel import BACKENDS, Source
 from ..simulation.parallel import run as run_games
