@@ -43,6 +43,9 @@ def locate(written: str, folder, allowed: tuple[str, ...], limit: int, what: str
     folders, a regular file, at most `limit` bytes. `what` names it in
     messages ("data file", "base rulebook")."""
     shown = brief(written)
+    if "\x00" in written:              # no file system names a file so
+        raise FileNotReadable(f"the {what} path '{shown}' holds a NUL character",
+                              hint="write the file's name as it is")
     if any(len(part) > MAX_FILE_NAME for part in Path(written).parts):
         raise LimitExceeded(f"the {what} path '{shown}' has a name longer than "
                             f"{MAX_FILE_NAME} characters", hint="name the file shorter")
@@ -75,6 +78,8 @@ def read_text(path, shown: str, limit: int, what: str = "file") -> str:
         _small(st.st_size, shown, what, limit)
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
                      | getattr(os, "O_CLOEXEC", 0))
+    except ValueError:                  # a NUL in the path
+        raise FileNotReadable(f"the {what} path '{shown}' holds a NUL character") from None
     except OSError as e:
         cls = FileMissing if e.errno in (errno.ENOENT, errno.ENOTDIR) else FileNotReadable
         raise cls(f"cannot read the {what} '{shown}': {e.strerror or e}") from None
