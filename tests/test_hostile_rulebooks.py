@@ -122,10 +122,10 @@ def test_hostile_file(path):
 
 
 def test_validate_prints_every_hostile_file_without_an_internal_error():
-    """The command itself, in a process of bounded memory and time: nothing
+    """The command itself, in a process of 512 MB and bounded time: nothing
     reads past its limits, blocks, or shows what a refused file holds."""
     def bounded():
-        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+        resource.setrlimit(resource.RLIMIT_AS, (512 << 20, 512 << 20))
     run = subprocess.run([sys.executable, "-m", "interpreter", "validate", *map(str, FILES)],
                          cwd=ROOT, capture_output=True, text=True, timeout=60, preexec_fn=bounded)
     out = run.stdout + run.stderr
