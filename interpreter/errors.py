@@ -195,6 +195,23 @@ def in_rule_words(error: Exception) -> str:
 NONE_HINT = ("a value is none where the rule needs one: an unset variable, or first(), "
              "majority() and the like of nothing")
 
+# the Python errors a formula can raise when the rules go wrong
+FORMULA_ERRORS = (TypeError, KeyError, IndexError, ValueError, AttributeError)
+
+
+def as_rule_error(error: Exception, span, doing: str = "the rules failed while running",
+                  hint: str | None = None) -> "RuleError":
+    """The rule error to report for an exception raised by the rules at
+    `span`: a rule error gets the span if it has none; a Python error of a
+    formula becomes rule/runtime there, told in the rulebook's words."""
+    if isinstance(error, RuleError):
+        if error.span is None:
+            error.span = span
+        return error
+    words = in_rule_words(error)
+    return RuleError(f"{doing}: {words}", span,
+                     hint=hint or (NONE_HINT if "none" in words else None))
+
 
 class RuleLoop(RuleError):
     code = "rule/loop"

@@ -95,106 +95,40 @@ def same_type_zone(g, s, i):
     return next((j for j in range(len(s.zones)) if j != i and ranges[j] == ranges[i]), None)
 
 
-@kind
-def players_count(g, s, d):
-    d["state"]["players"] = s.n + 1
-    return "state"
+# the simplest kinds: one field of the state set to a value it cannot hold
+# (name, field, its value from the state, the field the refusal must name)
+SET_FIELD = [
+    ("players_count", "players", lambda s: s.n + 1, "state"),
+    ("players_text", "players", lambda s: str(s.n), "state.players"),
+    ("pending_out_of_range", "pending", lambda s: [s.n], "state.pending"),
+    ("pending_wrong_player", "pending", lambda s: [(s.pending[0] + 1) % s.n], "state.pending"),
+    ("pending_empty", "pending", lambda s: [], "state.pending"),
+    ("pending_twice", "pending", lambda s: list(s.pending) * 2, "state.pending"),
+    ("pending_text", "pending", lambda s: [str(p) for p in s.pending], "state.pending"),
+    ("decisions_negative", "decisions", lambda s: -1, "state.decisions"),
+    ("decisions_yes", "decisions", lambda s: True, "state.decisions"),
+    ("round_text", "round", lambda s: str(s.round), "state.round"),
+    ("turn_float", "turn", lambda s: float(s.turn), "state.turn"),
+    ("rng_float", "rng", lambda s: 1.5, "state.rng"),
+    ("rng_number_not_text", "rng", lambda s: s.rng, "state.rng"),
+    ("rng_negative", "rng", lambda s: "-1", "state.rng"),
+    ("rng_past_64_bits", "rng", lambda s: str(1 << 64), "state.rng"),
+    ("over_text", "over", lambda s: "no", "state.over"),
+    ("over_with_a_flow", "over", lambda s: True, "state.frames"),
+    ("frames_empty", "frames", lambda s: [], "state.frames"),
+    ("state_part_unknown", "cheat", lambda s: 1, "state.cheat"),
+]
 
 
-@kind
-def players_text(g, s, d):
-    d["state"]["players"] = str(s.n)
-    return "state.players"
+def _set_field(field, value, named):
+    def damage(g, s, d):
+        d["state"][field] = value(s)
+        return named
+    return damage
 
 
-@kind
-def pending_out_of_range(g, s, d):
-    d["state"]["pending"] = [s.n]
-    return "state.pending"
-
-
-@kind
-def pending_wrong_player(g, s, d):
-    d["state"]["pending"] = [(s.pending[0] + 1) % s.n]
-    return "state.pending"
-
-
-@kind
-def pending_empty(g, s, d):
-    d["state"]["pending"] = []
-    return "state.pending"
-
-
-@kind
-def pending_twice(g, s, d):
-    d["state"]["pending"] = list(s.pending) * 2
-    return "state.pending"
-
-
-@kind
-def pending_text(g, s, d):
-    d["state"]["pending"] = [str(p) for p in s.pending]
-    return "state.pending"
-
-
-@kind
-def decisions_negative(g, s, d):
-    d["state"]["decisions"] = -1
-    return "state.decisions"
-
-
-@kind
-def decisions_yes(g, s, d):
-    d["state"]["decisions"] = True
-    return "state.decisions"
-
-
-@kind
-def round_text(g, s, d):
-    d["state"]["round"] = str(s.round)
-    return "state.round"
-
-
-@kind
-def turn_float(g, s, d):
-    d["state"]["turn"] = float(s.turn)
-    return "state.turn"
-
-
-@kind
-def rng_float(g, s, d):
-    d["state"]["rng"] = 1.5
-    return "state.rng"
-
-
-@kind
-def rng_number_not_text(g, s, d):
-    d["state"]["rng"] = s.rng
-    return "state.rng"
-
-
-@kind
-def rng_negative(g, s, d):
-    d["state"]["rng"] = "-1"
-    return "state.rng"
-
-
-@kind
-def rng_past_64_bits(g, s, d):
-    d["state"]["rng"] = str(1 << 64)
-    return "state.rng"
-
-
-@kind
-def over_text(g, s, d):
-    d["state"]["over"] = "no"
-    return "state.over"
-
-
-@kind
-def over_with_a_flow(g, s, d):
-    d["state"]["over"] = True
-    return "state.frames"
+for _name, _field, _value, _named in SET_FIELD:
+    KINDS[_name] = _set_field(_field, _value, _named)
 
 
 @kind
@@ -515,12 +449,6 @@ def frame_cut_short(g, s, d):
 
 
 @kind
-def frames_empty(g, s, d):
-    d["state"]["frames"] = []
-    return "state.frames"
-
-
-@kind
 def picks_damaged(g, s, d):
     f = d["state"]["frames"][-1]
     stmt = program(g, s).machine.blocks[f[0]].stmts[f[1]]
@@ -541,12 +469,6 @@ def event_unknown(g, s, d):
 def event_text_number(g, s, d):
     d["state"]["events"] = [{"event": "announce", "text": 5}]
     return "state.events[0]"
-
-
-@kind
-def state_part_unknown(g, s, d):
-    d["state"]["cheat"] = 1
-    return "state.cheat"
 
 
 @kind

@@ -148,15 +148,19 @@ def test_ctrl_c_keeps_the_games_already_finished(hanamikoji, workers):
     assert all(r == play_game(hanamikoji, plan, r.index) for r in finished[:3])
 
 
-def test_ctrl_c_prints_the_partial_report(monkeypatch, capsys):
+def interrupt_at(monkeypatch, k: int) -> None:
+    """Ctrl-C as game `k` of a one-worker run is about to start."""
     real = parallel.play_game
 
-    def stop_at_five(game, plan, index):
-        if index == 5:
+    def stop(game, plan, index):
+        if index == k:
             raise KeyboardInterrupt
         return real(game, plan, index)
+    monkeypatch.setattr(parallel, "play_game", stop)
 
-    monkeypatch.setattr(parallel, "play_game", stop_at_five)
+
+def test_ctrl_c_prints_the_partial_report(monkeypatch, capsys):
+    interrupt_at(monkeypatch, 5)
     code = cli.main(["simulate", "hanamikoji", "--games", "50", "--workers", "1", "--quiet"])
     out, err = capsys.readouterr()
     assert code == 130
@@ -411,14 +415,7 @@ def test_simulate_in_this_process_plans_a_billion_games_lazily(hanamikoji):
 
 
 def test_the_command_starts_a_billion_games_in_constant_memory(monkeypatch, capsys):
-    real = parallel.play_game
-
-    def stop_at_three(game, plan, index):
-        if index == 3:
-            raise KeyboardInterrupt
-        return real(game, plan, index)
-
-    monkeypatch.setattr(parallel, "play_game", stop_at_three)
+    interrupt_at(monkeypatch, 3)
     code, peak = peak_bytes(lambda: cli.main(["simulate", "hanamikoji", "--games", str(BILLION),
                                               "--workers", "1", "--quiet", "--json", "-"]))
     report = json.loads(capsys.readouterr().out)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..runtime import decisions as dc
 from ..runtime import statements as st
-from ..errors import RuleError, RulebookErrors, in_rule_words
+from ..errors import FORMULA_ERRORS, RuleError, RulebookErrors, as_rule_error
 from ..stdlib.builtins import FUNCTIONS
 from ..runtime.choices import key_function
 from .compiled import Compiled
@@ -182,12 +182,8 @@ class Compiler:
         def value(s, env):
             try:
                 return fn(s, env)
-            except RuleError as error:
-                if error.span is None:
-                    error.span = span
-                raise
-            except (TypeError, KeyError, IndexError, ValueError, AttributeError) as error:
-                raise RuleError(f"a starting value failed: {in_rule_words(error)}", span) from None
+            except (RuleError,) + FORMULA_ERRORS as error:
+                raise as_rule_error(error, span, "a starting value failed") from None
         return value
 
     # -- actions ---------------------------------------------------------------
@@ -437,9 +433,7 @@ class Compiler:
             tellers.append(teller(c.type, self.lay))
             pieces.append(_told(c.fn, c.type, self.lay))
         to = self.player(s["to"], scope, "who is told") if s["to"] is not None else None
-        announce = st.Announce(s["at"], pieces, to)
-        announce.tellers = tellers
-        return announce
+        return st.Announce(s["at"], pieces, to, tellers)
 
     def s_rotate(self, s, scope):
         return st.Rotate(s["at"], self.lay.zones[s["zone"]].base,

@@ -25,27 +25,13 @@ class Shortcuts:
     `errors`, `compile` and the caches `_inline_cache` and `_costly_defines`."""
 
     def _reads_no_state(self, node) -> bool:
-        """Whether a formula reads nothing that changes during a game: no zone,
-        variable, `has` attribute, round, turn or current player, no random
-        draw, and only defines that read no state either."""
-        if isinstance(node, list):
-            return all(self._reads_no_state(x) for x in node)
-        if not isinstance(node, dict):
-            return True
-        kind, ref = node.get("node"), node.get("ref")
-        if ref in ("zone", "variable"):
-            return False
-        if ref == "constant" and node.get("name") in ("round", "turn", "current"):
-            return False
-        if kind == "attribute" and node.get("attr") in self.lay.has:
-            return False
-        if kind == "call" and ref == "builtin" and node.get("fn") == "random":
-            return False
-        if ref == "define":
-            name = node.get("name") if kind == "name" else node.get("fn")
-            if self.defines[name]["params"] or not self._reads_no_state(self.defines[name]["body"]):
-                return False
-        return all(self._reads_no_state(v) for k, v in node.items() if k != "at")
+        """Whether a formula reads nothing that changes during a game (see
+        `reads_no_state`), calling only defines without parameters that
+        read no state either."""
+        def define_ok(name):
+            d = self.defines[name]
+            return not d["params"] and self._reads_no_state(d["body"])
+        return reads_no_state(node, self.lay, define_ok)
 
     def _costly(self, name) -> bool:
         """Whether a define's body loops over a collection (an aggregate), so
@@ -146,6 +132,28 @@ class Shortcuts:
                 return [x for x in src(s, env) if static[x] == v]
             return select_static
         return None
+
+
+def reads_no_state(node, lay, define_ok) -> bool:
+    """Whether an IR subtree reads nothing that changes during a game: no
+    zone, variable, `has` attribute, round, turn or current player, no
+    random draw, and only defines for which `define_ok(name)` holds."""
+    if isinstance(node, list):
+        return all(reads_no_state(x, lay, define_ok) for x in node)
+    if not isinstance(node, dict):
+        return True
+    kind, ref = node.get("node"), node.get("ref")
+    if ref in ("zone", "variable"):
+        return False
+    if ref == "constant" and node.get("name") in ("round", "turn", "current"):
+        return False
+    if kind == "attribute" and node.get("attr") in lay.has:
+        return False
+    if kind == "call" and ref == "builtin" and FUNCTIONS[node["fn"]].random:
+        return False
+    if ref == "define" and not define_ok(node["name"] if kind == "name" else node["fn"]):
+        return False
+    return all(reads_no_state(v, lay, define_ok) for k, v in node.items() if k != "at")
 
 
 def memoized(name: str, fn, argfns: tuple):

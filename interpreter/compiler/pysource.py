@@ -38,12 +38,12 @@ from __future__ import annotations
 import itertools
 import re
 
-from ..errors import RuleError
 from ..language import flow
 from ..stdlib.builtins import FUNCTIONS
 from .aggregates import PAIRED as _PAIRED
 from .compiled import _NO_VALUE
-from .optimise import _UNSET, _has_aggregate, draws
+from .expressions import _COMPARE, _floordiv, _mod
+from .optimise import _UNSET, draws, reads_no_state
 
 
 class Code:
@@ -154,7 +154,6 @@ class PyFormulas:
         self.mod = module or Module()
         self.define_names: dict = {}        # define -> its function's name
         self._aggregates: dict = {}         # (node, locals, env or not) -> its function's name
-        self._costly: dict = {}
         self._pure: dict = {}
         self.budget = self.mod.constant(ex.budget, "the budget of formula work (runtime/budget.py)")
 
@@ -289,7 +288,7 @@ class PyFormulas:
             # the body is a static table of its parameter: read the table
             return Code(f"{self.mod.constant(body.lookup[0])}[{argcodes[0].src}]")
         d = self.ex.defines[name]
-        if not self.costly(name) and _size(d["body"]) <= MAX_INLINED \
+        if not self.ex._costly(name) and _size(d["body"]) <= MAX_INLINED \
                 and all(_SIMPLE.match(a.src) for a in argcodes):
             # a small define of plain arguments: its body written in place,
             # each parameter read as its argument
@@ -332,7 +331,7 @@ class PyFormulas:
                        "    except TypeError:          # a list argument",
                        f"        return {inner}(s{args})"], note)
             return fname
-        if not self.costly(name):
+        if not self.ex._costly(name):
             self._add([head, f"    return {body.src}"], note)
             return fname
         # a define that loops is remembered while options are listed (the
@@ -356,16 +355,6 @@ class PyFormulas:
                    "    return r"], note)
         return fname
 
-    def costly(self, name) -> bool:
-        """Whether a define's own body loops over a collection: its calls
-        are then remembered while options are listed (a define that only
-        calls one is written in place or called, and the one it calls
-        remembers)."""
-        found = self._costly.get(name)
-        if found is None:
-            found = self._costly[name] = _has_aggregate(self.ex.defines[name]["body"])
-        return found
-
     def pure(self, name) -> bool:
         """Whether a define reads nothing that changes during a game: no
         zone, variable, `has` attribute, round, turn or current player, no
@@ -373,28 +362,10 @@ class PyFormulas:
         found = self._pure.get(name)
         if found is None:
             self._pure[name] = False
-            found = self._pure[name] = self._reads_only_params(self.ex.defines[name]["body"])
+            found = self._pure[name] = reads_no_state(self.ex.defines[name]["body"], self.lay,
+                                                      self.pure)
         return found
 
-    def _reads_only_params(self, node) -> bool:
-        if isinstance(node, list):
-            return all(self._reads_only_params(x) for x in node)
-        if not isinstance(node, dict):
-            return True
-        kind, ref = node.get("node"), node.get("ref")
-        if ref in ("zone", "variable"):
-            return False
-        if ref == "constant" and node.get("name") in ("round", "turn", "current"):
-            return False
-        if kind == "attribute" and node.get("attr") in self.lay.has:
-            return False
-        if kind == "call" and ref == "builtin" and FUNCTIONS[node["fn"]].random:
-            return False
-        if ref == "define" and not self.pure(node["name"] if kind == "name" else node["fn"]):
-            return False
-        return all(self._reads_only_params(v) for k, v in node.items() if k != "at")
-
-    # -- calls -------------------------------------------------------------------
     def x_call(self, e, ctx, env):
         fn, ref, lay = e["fn"], e["ref"], self.lay
         if ref == "define":
@@ -628,20 +599,4 @@ def _either(s, has, static, cid):
     """An attribute some components keep in the state and others have fixed."""
     slot = has[cid]
     return s.vars[slot] if slot >= 0 else static[cid]
-
-
-def _floordiv(a, b):
-    if b == 0:
-        raise RuleError("division by zero", code="rule/runtime")
-    return a // b
-
-
-def _mod(a, b):
-    if b == 0:
-        raise RuleError("division by zero", code="rule/runtime")
-    return a % b
-
-
-_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 

@@ -21,8 +21,8 @@ from ..language.syntax import room_to_nest
 from ..runtime.decisions import Action, Actions, Offer
 from ..runtime.explain import explain, text_key
 from ..errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleError, RulebookErrors,
-                      NONE_HINT, SaveError, SaveMismatch, UnknownAction, did_you_mean,
-                      in_rule_words)
+                      FORMULA_ERRORS, SaveError, SaveMismatch, UnknownAction, as_rule_error,
+                      did_you_mean)
 from ..runtime.saved import damaged, shown, state_from_data
 from ..runtime.state import State, splitmix64
 from ..runtime import views
@@ -210,7 +210,7 @@ class Game:
                 if type(found) is not Offer:
                     found = Offer(found)
                 cache[player] = found
-            except (RuleError,) + _FORMULA_ERRORS as e:
+            except (RuleError,) + FORMULA_ERRORS as e:
                 raise _rule_failure(m, stmt.at, e) from None
             finally:
                 state.memo = None
@@ -259,7 +259,7 @@ class Game:
         prog.budget.reset()
         try:            # as `running_rules`, without a context manager
             stmt.resolve(m, s, f, action, binding)
-        except (RuleError,) + _FORMULA_ERRORS as e:
+        except (RuleError,) + FORMULA_ERRORS as e:
             raise _rule_failure(m, stmt.at, e) from None
         m.run(s)
 
@@ -402,7 +402,7 @@ class Game:
         if wanted.isprintable() and len(wanted) <= _EXPLAINED:
             try:
                 reason = explain(self, state, player, text)
-            except (RuleError, RecursionError) + _FORMULA_ERRORS:
+            except (RuleError, RecursionError) + FORMULA_ERRORS:
                 pass
         if reason is not None:
             raise reason
@@ -446,20 +446,13 @@ _ILLEGAL = object()
 _LONGEST_ACTION = 4000
 _EXPLAINED = 500
 _HINTED = 2000
-_FORMULA_ERRORS = (TypeError, KeyError, IndexError, ValueError, AttributeError)
 
 
 def _rule_failure(machine, at, error) -> RuleError:
     """The rule error to report for an exception raised by the rules at `at`:
     a rule error gets the span if it has none; a Python error of a formula
     becomes rule/runtime there."""
-    if isinstance(error, RuleError):
-        if error.span is None:
-            error.span = machine.span(at)
-        return error
-    words = in_rule_words(error)
-    return RuleError(f"the rules failed while evaluating: {words}", machine.span(at),
-                     hint=NONE_HINT if "none" in words else None)
+    return as_rule_error(error, machine.span(at), "the rules failed while evaluating")
 
 
 class running_rules:
@@ -475,7 +468,7 @@ class running_rules:
         return self
 
     def __exit__(self, kind, error, traceback):
-        if isinstance(error, (RuleError,) + _FORMULA_ERRORS):
+        if isinstance(error, (RuleError,) + FORMULA_ERRORS):
             raise _rule_failure(self.machine, self.at, error) from None
         return False
 

@@ -12,11 +12,12 @@ anybody anything stops with ``rule/loop``.
 
 from __future__ import annotations
 
-from ..errors import NONE_HINT, RuleError, RuleLoop, Span, in_rule_words, span_at
+from ..errors import FORMULA_ERRORS, RuleError, RuleLoop, Span, as_rule_error, span_at
 from .layout import Layout
 from ..stdlib.types import ANY, comp_type, list_of
 
 MAX_STEPS = 200_000      # statements one decision may run before rule/loop
+_FAILURES = (RuleError,) + FORMULA_ERRORS   # what a statement raises when the rules go wrong
 
 
 class Block:
@@ -105,7 +106,7 @@ class Machine:
         try:
             for stmt in stmts:
                 stmt.run(self, s, f)
-        except (RuleError, TypeError, KeyError, IndexError, ValueError, AttributeError) as e:
+        except _FAILURES as e:
             raise self._failure(e, stmt) from None
         self.count_steps(len(stmts), stmts)
 
@@ -162,7 +163,7 @@ class Machine:
                     raise RuleLoop(
                         f"more than {MAX_STEPS} steps without a decision: the rules loop",
                         self.span(stmt.at), hint="check loops and 'go to' for a way out")
-        except (RuleError, TypeError, KeyError, IndexError, ValueError, AttributeError) as e:
+        except _FAILURES as e:
             raise self._failure(e, stmt) from None
 
     def enter_phase(self, s, i: int) -> None:
@@ -209,7 +210,7 @@ class Machine:
                     raise RuleLoop(
                         f"more than {MAX_STEPS} steps without a decision: the rules loop",
                         self.span(stmt.at), hint="check loops and 'go to' for a way out")
-        except (RuleError, TypeError, KeyError, IndexError, ValueError, AttributeError) as e:
+        except _FAILURES as e:
             raise self._failure(e, stmt) from None
         self.end_game(s)
 
@@ -220,14 +221,7 @@ class Machine:
             sid = self._compiled_statement(e)
             if sid is not None:
                 stmt = self.stmts[sid]
-        where = self.span(stmt.at) if stmt is not None else None
-        if isinstance(e, RuleError):
-            if e.span is None:
-                e.span = where
-            return e
-        words = in_rule_words(e)
-        return RuleError(f"the rules failed while running: {words}", where,
-                         hint=NONE_HINT if "none" in words else None)
+        return as_rule_error(e, self.span(stmt.at) if stmt is not None else None)
 
     def _compiled_statement(self, e):
         """The sid of the innermost compiled statement an exception passed."""
@@ -410,9 +404,9 @@ class Announce(Stmt):
 
     __slots__ = ("pieces", "to", "tellers")
 
-    def __init__(self, at, pieces, to):
+    def __init__(self, at, pieces, to, tellers=None):
         self.at, self.pieces, self.to = at, pieces, to
-        self.tellers = None     # per piece, value -> text (for a compiler)
+        self.tellers = tellers   # per piece: None (text) or value -> text, for a compiler
 
     def run(self, m, s, f):
         if m.quiet:
@@ -563,8 +557,7 @@ class ForEach(Stmt):
                         env[var] = x
                         for stmt in stmts:
                             stmt.run(m, s, frame)
-                except (RuleError, TypeError, KeyError, IndexError, ValueError,
-                        AttributeError) as e:
+                except _FAILURES as e:
                     raise m._failure(e, stmt) from None
                 m.count_steps(len(items) * (len(stmts) + 1), stmts or [self])
                 return

@@ -12,7 +12,7 @@ holds each declared grid with the values of its cells.
 
 from __future__ import annotations
 
-from ..errors import RuleError, in_rule_words
+from ..errors import FORMULA_ERRORS, RuleError, as_rule_error
 from ..stdlib import grid
 from .information import information_state
 from ..stdlib.types import CELL, PLAYER, is_comp
@@ -56,15 +56,10 @@ def shown_define(prog, name):
     def read(s, *args):
         try:
             return body.fn(s, dict(zip(params, args)))
-        except RuleError as e:
-            if e.span is None:
-                e.span = prog.machine.span(at)
-            raise
-        except (TypeError, KeyError, IndexError, ValueError, AttributeError) as e:
-            raise RuleError(f"'{name}' failed while the table was shown: {in_rule_words(e)}",
-                            prog.machine.span(at),
-                            hint="a define a display reads must work for every piece or "
-                                 "cell it is shown for") from None
+        except (RuleError,) + FORMULA_ERRORS as e:
+            raise as_rule_error(e, prog.machine.span(at), f"'{name}' failed while the table was shown",
+                                "a define a display reads must work for every piece or cell "
+                                "it is shown for") from None
     return read, body.type
 
 
