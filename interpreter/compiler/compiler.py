@@ -104,6 +104,7 @@ class Compiler:
         self.m = st.Machine(self.lay, ir["file"])
         self.actions: dict[str, dc.ActionDef] = {}
         self.action_scopes: dict[str, dict] = {}    # action -> its parameters' types
+        self.picks: set = set()         # the names 'each … chooses' binds (what `reveal` may name)
         self.context = ""
         self.resets = {"turn": [], "round": [], "game": []}
         for name, (base, times, scope) in self.lay.limits.items():
@@ -317,7 +318,18 @@ class Compiler:
         return st.Shuffle(s["at"], self.zone_index(s["zone"], scope))
 
     def s_reveal(self, s, scope):
-        return st.Reveal(s["at"], self.fn(s["what"], scope))
+        what = self.expr(s["what"], scope)
+        name = s["what"].get("name") if s["what"].get("node") == "name" else None
+        if name in self.picks and what.type.startswith("list:"):
+            kind = elem(what.type)
+            return st.RevealPicks(s["at"], name, teller(kind, self.lay), is_comp(kind))
+        if is_comp(what.type) or is_comp(elem(what.type)) or what.type in (ANY, list_of(ANY)):
+            return st.Reveal(s["at"], what.fn)
+        self.ex.type_error(f"reveal shows pieces, a zone or the picks of an 'each … chooses'; "
+                           f"this is {what.type}", s["what"],
+                           "name the pieces or the zone, or the choice's name after the "
+                           "'each … chooses' that made it")
+        return st.Reveal(s["at"], what.fn)
 
     def slot(self, target, scope):
         lay = self.lay
@@ -420,6 +432,7 @@ class Compiler:
         players = self.fn(s["players"], scope)
         spec = self.choice(s["var"], s["choice"], {**scope, s["player_var"]: PLAYER})
         scope[s["var"]] = list_of(spec.value_type)
+        self.picks.add(s["var"])
         return dc.EachChooses(s["at"], s["player_var"], players, spec)
 
     def s_announce(self, s, scope):

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from ..compiler.compiler import Program, compile_program
 from ..language.syntax import room_to_nest
-from ..runtime.decisions import Action, Actions, Offer
+from ..runtime.decisions import Action, Actions, EachChooses, Offer, TakeAction
+from ..runtime.hindsight import history_texts
 from ..runtime.explain import explain, text_key
 from ..errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleError, RulebookErrors,
                       FORMULA_ERRORS, SaveError, SaveMismatch, UnknownAction, as_rule_error,
@@ -359,6 +360,39 @@ class Game:
                 continue
         return None
 
+    def log(self, states: list, actions: list, viewer: int | None) -> list:
+        """The text of each action of a game as `viewer` may read it now, with
+        hindsight: a hidden action is shown in full once the table has
+        revealed it to the viewer (runtime/hindsight.py). `states[k + 1]` is
+        the state `actions[k]` led to, `states[0]` the first."""
+        return history_texts(states, actions, viewer,
+                             lambda k: self._named(states[k], actions[k]))
+
+    def _named(self, state: State, action: Action) -> list:
+        """The pieces a legal action's arguments stand for in `state`, the
+        state it was taken in (none when they are values)."""
+        prog = self.program(state.n)
+        m = prog.machine
+        f = state.frames[-1]
+        stmt = m.blocks[f[0]].stmts[f[1]]
+        binding = self._binding(state, action)
+        prog.budget.reset()
+        try:
+            if isinstance(stmt, EachChooses):
+                spec = stmt.spec
+                env = {**f[2], stmt.player_var: action.player}
+                values = [(spec, spec.value(state, env, action.args[0]))]
+            elif isinstance(stmt, TakeAction) and action.name in stmt.actions_by_name:
+                a = stmt.actions_by_name[action.name]
+                env = binding if isinstance(binding, dict) else \
+                    a.bind(state, action.player, f[2], action.args)
+                values = [(spec, env[spec.name]) for spec in a.params]
+            else:
+                return []
+        except (RuleError,) + FORMULA_ERRORS:
+            return []
+        return [c for spec, v in values if "comp:" in spec.value_type for c in _pieces(v)]
+
     def view(self, state: State, player: int | None) -> dict:
         self.program(state.n).budget.reset()
         return views.view(self, state, player)
@@ -485,6 +519,14 @@ def _decided_by(prog, full: dict, winners: tuple, ranking: tuple) -> str:
     ours, theirs = full[winners[0]], full[others[0]]
     step = next(i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b)
     return "score" if step == 0 else prog.steps[step - 1]
+
+
+def _pieces(value) -> list:
+    """The component ids in a value bound to a choice of pieces (one, a list,
+    or groups of them)."""
+    if isinstance(value, list):
+        return [c for v in value for c in _pieces(v)]
+    return [value] if type(value) is int else []
 
 
 def _as_list(value) -> list:

@@ -32,6 +32,16 @@ def visible_zone(slot, k, viewer) -> bool:
         and k == viewer
 
 
+INTERNAL = ("pieces",)     # parts of an event for the engine alone: a reveal's piece ids
+
+
+def told_events(s: State, viewer) -> list:
+    """The events of the last transition that `viewer` was told, as a view
+    shows them (without the parts for the engine alone)."""
+    return [{k: v for k, v in e.items() if k not in INTERNAL}
+            for e in s.events if e.get("to", viewer) == viewer]
+
+
 def information_state(game, s: State, viewer) -> dict:
     prog = game.program(s.n)
     lay = prog.lay
@@ -66,7 +76,7 @@ def information_state(game, s: State, viewer) -> dict:
         "round": s.round,
         "turn": s.turn,
         # the events of the last transition that the viewer was told
-        "events": [dict(e) for e in s.events if e.get("to", viewer) == viewer],
+        "events": told_events(s, viewer),
     }
 
 

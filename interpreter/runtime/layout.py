@@ -86,6 +86,18 @@ class Layout:
             return len(self.grids[index].cells)
         return self.types[index][1]
 
+    def place_name(self, i: int) -> str:
+        """Where a piece lies, as players read it: a zone instance's name,
+        `NAME(P1)` for one of a zone of each player, `NAME(KEY)` for one of
+        a zone of each piece, and "the box" for no zone (-1)."""
+        if i < 0:
+            return "the box"
+        slot, k = self.zone_list[i]
+        if slot.count == 1:
+            return slot.name
+        if slot.index == "player":
+            return f"{slot.name}(P{k})"
+        return f"{slot.name}({self.display[self.types[slot.index][0] + k]})"
 
 
 def build_layout(ir: dict, n: int) -> Layout:

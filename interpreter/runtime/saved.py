@@ -212,15 +212,23 @@ class _Reader:
             shape = _EVENTS.get(kind) if type(kind) is str else None
             if shape is None:
                 damaged(field, "is not an event (reveal, grant, spend or announce)")
-            needed, optional = shape
             keys = set(e)
-            if not needed <= keys or not keys <= needed | optional:
-                damaged(field, f"is not a {e['event']} event: its parts are "
-                               + ", ".join(sorted(needed)))
+            fits = [(needed, optional) for needed, optional in shape
+                    if needed <= keys <= needed | optional]
+            if not fits:
+                damaged(field, f"is not a {e['event']} event: its parts are " + " or ".join(
+                    ", ".join(sorted(needed)) for needed, _ in shape))
             ok = type(e["text"]) is str and len(e["text"]) <= MAX_TEXT
             if "zone" in e:
                 ok = ok and type(e["zone"]) is str and type(e["cards"]) is list and all(
                     type(c) is str for c in e["cards"])
+            if "pieces" in e:
+                ncomp = self.lay.ncomponents
+                ok = ok and type(e["pieces"]) is list and all(
+                    type(c) is int and 0 <= c < ncomp for c in e["pieces"])
+            if "choice" in e:
+                ok = ok and type(e["choice"]) is str and type(e["players"]) is list and all(
+                    type(p) is int and self.fits(p, PLAYER) for p in e["players"])
             if "permission" in e:
                 ok = ok and type(e["permission"]) is str and self.fits(e["player"], PLAYER)
             if "to" in e:
@@ -386,10 +394,12 @@ class _Reader:
             damaged(field, "is a decision the rules cannot work out who makes")
 
 
-_EVENTS = {"reveal": ({"event", "zone", "cards", "text"}, set()),
-           "grant": ({"event", "permission", "player", "text"}, set()),
-           "spend": ({"event", "permission", "player", "text"}, set()),
-           "announce": ({"event", "text"}, {"to"})}
+# each kind of event: its shapes, as (the parts it has, the parts it may have)
+_EVENTS = {"reveal": (({"event", "zone", "cards", "text"}, {"pieces"}),
+                      ({"event", "choice", "players", "text"}, set())),
+           "grant": (({"event", "permission", "player", "text"}, set()),),
+           "spend": (({"event", "permission", "player", "text"}, set()),),
+           "announce": (({"event", "text"}, {"to"}),)}
 
 
 def _binds(stmt):

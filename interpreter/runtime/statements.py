@@ -343,17 +343,42 @@ class Reveal(Stmt):
         shown: dict = {}
         for c in _flatten(self.what(s, f[2])):
             s.revealed[c] = True
-            if s.loc[c] >= 0:
-                slot, k = lay.zone_list[s.loc[c]]
-                where = slot.name if slot.count == 1 else (
-                    f"{slot.name}(P{k})" if slot.index == "player"
-                    else f"{slot.name}({lay.display[lay.types[slot.index][0] + k]})")
-            else:
-                where = "the box"
-            shown.setdefault(where, []).append(lay.display[c])
-        for where, cards in shown.items():
-            s.events.append({"event": "reveal", "zone": where, "cards": sorted(cards),
-                             "text": f"revealed in {where}: {' '.join(sorted(cards))}"})
+            shown.setdefault(lay.place_name(s.loc[c]), []).append(c)
+        for where, pieces in shown.items():
+            cards = sorted(lay.display[c] for c in pieces)
+            # the ids are the engine's (the log's hindsight); views leave them out
+            s.events.append({"event": "reveal", "zone": where, "cards": cards,
+                             "text": f"revealed in {where}: {' '.join(cards)}",
+                             "pieces": sorted(set(pieces))})
+
+
+class RevealPicks(Reveal):
+    """'reveal NAME' of the picks of an `each … chooses`: every player's pick
+    is told to everybody, as one public event that names the players whose
+    picks it shows, and picked pieces are revealed where they lie. The log
+    then shows those picks in full (runtime/hindsight.py)."""
+
+    __slots__ = ("name", "tell", "pieces")
+
+    def __init__(self, at, name, tell, pieces):
+        self.at, self.what, self.name, self.tell, self.pieces = at, None, name, tell, pieces
+
+    def run(self, m, s, f):
+        picks = f[2].get(self.name)
+        if not isinstance(picks, list):
+            return
+        shown = [(p, v) for p, v in enumerate(picks) if v is not None]
+        if self.pieces and shown:
+            if s.shared:
+                s.own_board()
+            for _, v in shown:
+                for c in _flatten(v):
+                    s.revealed[c] = True
+        if shown:
+            told = ", ".join(f"P{p} {self.tell(v)}" for p, v in shown)
+            s.events.append({"event": "reveal", "choice": self.name,
+                             "players": [p for p, _ in shown],
+                             "text": f"revealed {self.name}: {told}"})
 
 
 class SetSlot(Stmt):
@@ -620,7 +645,7 @@ class Rotate(Stmt):
 
 
 # statements that never suspend and push no frame
-_PLAIN = (Move, Deal, Shuffle, Reveal, SetSlot, Let, NewRound, Requires, Rotate, Announce)
+_PLAIN = (Move, Deal, Shuffle, Reveal, RevealPicks, SetSlot, Let, NewRound, Requires, Rotate, Announce)
 
 
 __all__ = ["Machine", "ANY", "comp_type", "list_of"]

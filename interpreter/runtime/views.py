@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..errors import FORMULA_ERRORS, RuleError, as_rule_error
 from ..stdlib import grid
-from .information import information_state
+from .information import information_state, told_events
 from ..stdlib.types import CELL, PLAYER, is_comp
 
 
@@ -326,7 +326,7 @@ def view(game, s, viewer) -> dict:
         "grids": _boards(game, prog, s),
         "used": used,
         "outcome": None,
-        "events": [dict(e) for e in s.events if e.get("to", viewer) == viewer],
+        "events": told_events(s, viewer),
     }
     if viewer is not None and viewer in game.to_move(s):
         out["actions"] = [str(a) for a in game.legal_actions(s, viewer)]
