@@ -111,3 +111,28 @@ def test_a_permission_is_one_per_player_or_one_for_the_game():
     text = GAME.replace("permission storm\n", "permission storm\ncomponent coin\n  | name |\n"
                         "  | c1   |\npermission shine of each coin\n")
     assert ("rulebook/invalid", 8) in errors(text)
+
+
+def test_drawings_are_given_only_where_the_viewer_may_see_the_pieces():
+    """Hidden information stays hidden: a zone's `drawings` (docs/api.md)
+    come with its cards, never for a hidden zone or another player's hand,
+    and never to a spectator for a hand, all through a game of Lanterns."""
+    import random
+
+    from interpreter import load_rulebook
+    g = load_rulebook("lanterns")
+    s = g.new_game(players=3, seed=5)
+    rng = random.Random(5)
+    for _ in range(40):
+        for viewer in (0, 1, 2, None):
+            for z in g.view(s, viewer)["zones"]:
+                if z["cards"] is None:
+                    assert "drawings" not in z, (viewer, z["name"], z["owner"])
+                elif z["holds"] == "lake_tile":
+                    assert [d["piece"] for d in z["drawings"]] == z["cards"]
+                    assert z["name"] != "tiles" or z["owner"] == viewer
+        if g.outcome(s) is not None:
+            break
+        p = g.to_move(s)[0]
+        actions = g.legal_actions(s, p)
+        s = g.apply(s, actions[rng.randrange(len(actions))])

@@ -425,12 +425,14 @@ class Compiler:
 
     def s_choose(self, s, scope):
         spec = self.choice(s["var"], s["choice"], scope)
+        spec.label = s.get("label")
         scope[s["var"]] = spec.value_type
         return dc.Choose(s["at"], self.player(s["player"], scope, "who chooses"), spec)
 
     def s_each_chooses(self, s, scope):
         players = self.fn(s["players"], scope)
         spec = self.choice(s["var"], s["choice"], {**scope, s["player_var"]: PLAYER})
+        spec.label = s.get("label")
         scope[s["var"]] = list_of(spec.value_type)
         self.picks.add(s["var"])
         return dc.EachChooses(s["at"], s["player_var"], players, spec)

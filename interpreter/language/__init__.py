@@ -5,11 +5,11 @@ found, each with its code and file:line:column. `loader` runs the gates in
 order: `syntax` parses with Lark into an AST with spans, refusing nesting
 deeper than the later stages can walk (`syntax_errors` turns Lark's
 failures into coded errors with hints), `variants` merges a variant file
-into its base, `checks` and `checks_declarations` resolve every name and
-collect *all* the problems while they build the IR (`flow` finds
-unreachable phases and recursive defines, and bounds how deep and how large
-a define is through the defines it uses; `data` reads and schema-checks the
-component data files), and `schema` validates the IR against
+into its base, `checks`, `checks_declarations` and `checks_drawings` (how
+pieces are drawn) resolve every name and collect *all* the problems while
+they build the IR (`flow` finds unreachable phases and recursive defines,
+and bounds how deep and how large a define is through the defines it uses;
+`data` reads and schema-checks the component data files), and `schema` validates the IR against
 `schemas/rulebook.schema.json`. Every file is read through `files` (only
 regular files of bounded size, and only from the rulebook's folder or the
 shipped library), and `limits` holds the bounds that every gate enforces

@@ -21,6 +21,7 @@ from typing import Iterable
 from . import files, flow
 from ..stdlib.builtins import AGGREGATES, CONSTANTS, FUNCTIONS
 from .checks_declarations import DeclarationChecks
+from .checks_drawings import DrawingChecks
 from ..errors import (span_at, DuplicateName, FormulaTooLarge, InvalidDeclaration, LimitExceeded,
                       NestingTooDeep, RecursiveDefinition, RulebookError, RulebookErrors, Span,
                       UnknownName, UnreachablePhase, WrongArity, WrongType, did_you_mean)
@@ -31,7 +32,7 @@ PASS = "pass"          # the action 'may take an action' adds (decisions.PASS)
 LIMIT_SCOPES = {"turn", "round", "game"}
 
 
-class Checker(DeclarationChecks):
+class Checker(DeclarationChecks, DrawingChecks):
     def __init__(self, filename: str, base_dir: Path):
         self.file = filename
         self.base_dir = base_dir
@@ -139,6 +140,7 @@ class Checker(DeclarationChecks):
             self._resolve_links(comp)
         for comp in self.components.values():
             self._check_shapes(comp)
+            self._check_drawn(comp)
         for opt in by_kind.get("option", []):
             if opt.get("pick"):
                 self._check_pick(opt)
@@ -441,12 +443,31 @@ class Checker(DeclarationChecks):
     def stmt_choose(self, s, scope, ctx):
         self.expr(s["player"], scope)
         self.choice(s["choice"], scope, s["var"])
+        self._check_label(s)
         return s["var"]
 
     def stmt_each_chooses(self, s, scope, ctx):
         self.expr(s["players"], scope)
         self.choice(s["choice"], scope | {s["player_var"]}, s["var"])
+        self._check_label(s)
         return s["var"]
+
+    def _check_label(self, s):
+        """`chooses NAME as "LABEL"`: the words a player is asked with; there
+        must be some. Braces would read as the values of `announce`, which a
+        label does not fill in."""
+        if "label" not in s:
+            return
+        label = s["label"]
+        if not label.strip():
+            self.error(InvalidDeclaration, f"the label of '{s['var']}' is empty", s["label_at"],
+                       hint=f"say what is chosen, 'chooses {s['var']} as \"a card to keep\"', "
+                            f"or leave the label out")
+        elif "{" in label or "}" in label:
+            self.error(InvalidDeclaration, f"the label of '{s['var']}' has braces: a label is "
+                                           f"shown as written", s["label_at"],
+                       hint="a label names what is chosen in plain words; only 'announce' "
+                            "fills in {values}")
 
     def stmt_rotate(self, s, scope, ctx):
         self.expr(s["by"], scope)

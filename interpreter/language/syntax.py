@@ -214,6 +214,12 @@ def _tie_key(kind, meta, c):
     return node
 
 
+def _label(tok) -> dict:
+    """`chooses NAME as "LABEL"`: the label, only where one is written (the
+    IR of a rulebook without labels stays as it was)."""
+    return {} if tok is None else {"label": str(tok)[1:-1], "label_at": _tok_at(tok)}
+
+
 def _name(tok):
     return str(tok) if tok is not None else None
 
@@ -258,9 +264,10 @@ class _ToAst(Transformer):
         has = [p for p in parts if p["node"] == "has"]
         links = [p for p in parts if p["node"] == "links"]
         shapes = [p for p in parts if p["node"] == "shape"]
+        drawn = [p for p in parts if p["node"] == "drawn"]
         return _node("component", meta, name=str(name), name_at=_tok_at(name),
                      per_player=owner is not None, source=source, rows=rows, has=has, links=links,
-                     shapes=shapes,
+                     shapes=shapes, drawn=drawn,
                      **({"of_each": str(owner), "of_each_at": _tok_at(owner)} if owner else {}))
 
     def component_owner(self, meta, c):
@@ -302,6 +309,17 @@ class _ToAst(Transformer):
 
     def shape_decl(self, meta, c):
         return _node("shape", meta, attr=str(c[0]), attr_at=_tok_at(c[0]))
+
+    def drawn_decl(self, meta, c):
+        look, rest = c[0], [x for x in c[1:] if x is not None]
+        shade = rest.pop() if rest and isinstance(rest[-1], dict) else None
+        return _node("drawn", meta, look=str(look), look_at=_tok_at(look),
+                     names=[str(n) for n in rest], names_at=[_tok_at(n) for n in rest],
+                     shade=shade["name"] if shade else None, shade_at=shade["at"] if shade else None)
+
+    def drawn_shade(self, meta, c):
+        # folded into its 'drawn' node
+        return {"name": str(c[0]), "at": _tok_at(c[0])}
 
     def both_ways(self, meta, c):
         return True
@@ -498,12 +516,18 @@ class _ToAst(Transformer):
         return True
 
     def choose_stmt(self, meta, c):
-        return _node("choose", meta, player=c[0], var=str(c[1]), var_at=_tok_at(c[1]),
-                     choice=c[2])
+        player, var, label, choice = c
+        return _node("choose", meta, player=player, var=str(var), var_at=_tok_at(var),
+                     choice=choice, **_label(label))
 
     def each_chooses_stmt(self, meta, c):
-        return _node("each_chooses", meta, player_var=str(c[0]), player_var_at=_tok_at(c[0]),
-                     players=c[1], var=str(c[2]), var_at=_tok_at(c[2]), choice=c[3])
+        player_var, players, var, label, choice = c
+        return _node("each_chooses", meta, player_var=str(player_var),
+                     player_var_at=_tok_at(player_var), players=players, var=str(var),
+                     var_at=_tok_at(var), choice=choice, **_label(label))
+
+    def choice_label(self, meta, c):
+        return c[0]
 
     def rotate_stmt(self, meta, c):
         return _node("rotate", meta, zone=str(c[0]), zone_at=_tok_at(c[0]), by=c[1])

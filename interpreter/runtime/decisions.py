@@ -30,7 +30,7 @@ class ChoiceSpec:
     """One parameter or decision: how to list its options and print them."""
 
     __slots__ = ("name", "kind", "source", "where", "count", "groups", "size", "key",
-                 "show_value", "value_type", "at", "why", "kept")
+                 "show_value", "value_type", "at", "why", "kept", "label")
 
     def __init__(self, name, kind, source, where, count, groups, size, key, show_value,
                  value_type, at=None):
@@ -43,6 +43,13 @@ class ChoiceSpec:
         # (state, env) -> `pairs` of a 'one of … where …', compiled (see
         # compiler/pysource.py), or None
         self.kept = None
+        # what is chosen, in the rulebook's words ('chooses s as "a settlement"'), or None
+        self.label = None
+
+    @property
+    def asked(self) -> str:
+        """What a player is asked to choose: the label, else the name."""
+        return self.label if self.label is not None else self.name
 
     def show(self, name, args) -> str:
         """The text of a decision's action: its name and the chosen value."""
@@ -474,14 +481,19 @@ class Choose(Stmt):
         spec = self.spec
         out = _decision_actions(self.memo, p, spec, spec.keys(s, f[2]), False)
         if not out:
-            raise RuleStuck(f"P{p} must choose {spec.name} but there is nothing to choose from",
-                            m.span(self.at))
+            raise RuleStuck(f"P{p} must choose {_named(spec)} but there is nothing to choose "
+                            f"from", m.span(self.at))
         return out
 
     def resolve(self, m, s, f, action, value) -> None:
         value = self.spec.value(s, f[2], action.args[0])
         f[2][self.spec.name] = list(value) if isinstance(value, list) else value
         f[1] += 1
+
+
+def _named(spec) -> str:
+    """A decision as an error names it: its label and the name the rules read."""
+    return spec.name if spec.label is None else f"{spec.label} ('{spec.name}')"
 
 
 PICKS = "#picks"     # env key of a simultaneous step's picks so far: {"p": value or None}
@@ -528,8 +540,8 @@ class EachChooses(Stmt):
         spec = self.spec
         keys = spec.keys(s, self._env(f[2], player))
         if not keys:
-            raise RuleStuck(f"P{player} must choose {spec.name} but there is nothing to choose "
-                            f"from", m.span(self.at))
+            raise RuleStuck(f"P{player} must choose {_named(spec)} but there is nothing to "
+                            f"choose from", m.span(self.at))
         return _decision_actions(self.memo, player, spec, keys, True)
 
     def resolve(self, m, s, f, action, value) -> None:

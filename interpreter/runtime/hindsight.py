@@ -2,7 +2,7 @@
 
 A `private` action, or a pick of an `each … chooses` before everybody has
 chosen, shows to the other players as `NAME ?`. The table learns more later:
-Hanamikoji's secret card is turned over when the round is scored, the picks
+a secret card is turned over when the round is scored, the picks
 of a trick are turned over together. From then on a player who saw that
 knows what the hidden action was, and the log may say it. Only then: the
 text of an action is shown to a viewer

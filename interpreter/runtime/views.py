@@ -7,7 +7,9 @@ shows only its size (and any card the rules revealed). Flow locals, the
 random generator and other players' legal actions never appear, so a view
 holds nothing the player could not see at the table. ``player=None`` is a
 spectator: public information only. Variables are public, so every view
-holds each declared grid with the values of its cells.
+holds each declared grid with the values of its cells. What the screen
+draws from a zone — its groups, its grid or hex map, its pieces' drawings
+(`drawn as …`) — comes only with the cards the viewer sees.
 """
 
 from __future__ import annotations
@@ -236,7 +238,75 @@ def _plain(value) -> str:
     return str(value)
 
 
-def _zone_view(prog, s, slot, k, viewer, grid_decl=None, hex_decl=None) -> dict:
+def _drawer(prog, s, decl):
+    """drawing(piece) for a type declared `drawn as LOOK …[, shade by NAME]`
+    (docs/language.md §4.5): {piece, edges | shape | rows, shade?, shade_seat?}.
+    A value that is not what its look needs is left out, and the piece is
+    drawn as its name."""
+    lay = prog.lay
+    look, names = decl["look"], decl["names"]
+    parts = []          # (key, value(piece))
+    if look == "edges" and len(names) == 1 and len(prog.exprs.defines.get(names[0], {}).get(
+            "params") or ()) == 2:
+        read, kind = shown_define(prog, names[0])
+        parts.append(("edges", lambda c: _sides(
+            [show_value(read(s, c, d), kind, lay) for d in range(grid.DIRECTIONS)])))
+    elif look == "edges" and len(names) == grid.DIRECTIONS:
+        readers = [_attribute_of(prog, s, n) for n in names]
+        parts.append(("edges", lambda c: _sides(
+            [show_value(value_of(c), kind, lay) for value_of, kind in readers])))
+    elif names:
+        value_of, kind = _attribute_of(prog, s, names[0])
+        check = {"edges": _sides, "shape": _pairs, "rows": _rows}[look]
+        parts.append((look, lambda c: check(show_value(value_of(c), kind, lay))))
+    shade = _attribute_of(prog, s, decl["shade"]) if decl.get("shade") else None
+
+    def drawing(c) -> dict:
+        entry = {"piece": lay.display[c]}
+        for key, value in parts:
+            shown = value(c)
+            if shown is not None:
+                entry[key] = shown
+        if shade is not None:
+            value_of, kind = shade
+            raw = value_of(c)
+            text = show_value(raw, kind, lay)
+            if text is not None:
+                entry["shade"] = text if isinstance(text, str) else _plain(text)
+                if kind == PLAYER and _whole(raw):
+                    entry["shade_seat"] = raw
+        return entry
+    return drawing
+
+
+def _text(value) -> str:
+    return value if isinstance(value, str) else _plain(value)
+
+
+def _sides(value):
+    """Four sides as text, north first, or None."""
+    if not isinstance(value, list) or len(value) != grid.DIRECTIONS:
+        return None
+    return [_text(v) for v in value]
+
+
+def _pairs(value):
+    """[[x, y], …] of whole numbers, or None."""
+    if not isinstance(value, list) or not value or not all(
+            isinstance(p, list) and len(p) == 2 and all(_whole(v) for v in p) for p in value):
+        return None
+    return [list(p) for p in value]
+
+
+def _rows(value):
+    """Rows of values as text, top row first, or None."""
+    if not isinstance(value, list) or not value or not all(
+            isinstance(r, list) and r for r in value):
+        return None
+    return [[_text(v) for v in row] for row in value]
+
+
+def _zone_view(prog, s, slot, k, viewer, grid_decl=None, hex_decl=None, drawer=None) -> dict:
     lay = prog.lay
     contents = s.zones[slot.base + k]
     owner = k if slot.index == "player" else None
@@ -257,6 +327,10 @@ def _zone_view(prog, s, slot, k, viewer, grid_decl=None, hex_decl=None) -> dict:
         entry["grid"] = _grid(prog, s, grid_decl, contents)
     if visible and hex_decl is not None:
         entry["hexes"] = _hexes(prog, s, hex_decl, contents, viewer)
+    if visible and drawer is not None:
+        # one drawing per card, in the order of `cards`
+        order = contents if slot.ordered else sorted(contents, key=lambda c: lay.display[c])
+        entry["drawings"] = [drawer(c) for c in order]
     if not visible:
         revealed = [lay.display[c] for c in contents if s.revealed[c]]
         if revealed:
@@ -269,7 +343,10 @@ def view(game, s, viewer) -> dict:
     lay = prog.lay
     grids = {z["name"]: z for z in game.ir["zones"] if z.get("grid")}
     hexes = {z["name"]: z for z in game.ir["zones"] if z.get("hex_x")}
-    zones = [_zone_view(prog, s, slot, k, viewer, grids.get(slot.name), hexes.get(slot.name))
+    drawers = {c["name"]: _drawer(prog, s, c["drawn"]) for c in game.ir["components"]
+               if c.get("drawn")}
+    zones = [_zone_view(prog, s, slot, k, viewer, grids.get(slot.name), hexes.get(slot.name),
+                        drawers.get(slot.of))
              for slot, k in lay.zone_list]
     variables, per_player = {}, {}
     for v in lay.variables.values():
@@ -307,7 +384,7 @@ def view(game, s, viewer) -> dict:
     if not s.over and s.pending:
         stmt, _ = prog.machine.current_choice(s)
         kind = "action" if hasattr(stmt, "actions") else "choice"
-        label = "take an action" if kind == "action" else f"choose {stmt.spec.name}"
+        label = "take an action" if kind == "action" else f"choose {stmt.spec.asked}"
         pending = {"players": list(s.pending), "kind": kind, "label": label}
     out = {
         "game": game.name,
