@@ -2,7 +2,9 @@
 `grids` entry — each cell's shade and mark as text and its variables —
 and the board the REPL draws: row 0 at the top, column and row numbers on
 the edges, marks in their cells, `·` on the cells a legal action names,
-tints on a colour console and none on a plain one. Also the check that
+tints on a colour console and none on a plain one, a key to the letters and
+the seats; compact, a board shown once where shade and mark are one, and
+shorter marks rather than bands. Also the check that
 `shade by` / `mark by` name a variable of each cell or a define of one cell.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
 
 import pytest
@@ -127,7 +130,7 @@ def recorded(renderable, width=WIDTH, **colour) -> Console:
 
 def drawing_of(city, state, player):
     actions = [str(a) for a in city.legal_actions(state, player)]
-    out = recorded(TableView(city.view(state, player), actions)).export_text()
+    out = recorded(TableView(city.view(state, player), actions, compact=False)).export_text()
     return out, out[out.index("city ·"):out.index("Used:")].splitlines(), actions
 
 
@@ -205,7 +208,7 @@ def test_shades_tint_the_cells_and_a_player_mark_takes_its_seat_colour():
                       "(2,0)": {"shade": "swamp", "mark": "LINE"}}}
     codes = styles(recorded(BoardView(grid), color_system="truecolor", force_terminal=True))
     assert codes[" b"].endswith(";44")                  # blue, as the background
-    assert codes["P1"] == "1;97;44"                     # seat P1: standard colour 4
+    assert codes["P1"] == "1;97;42"                     # seat P1: not blue (a ground here), 2
     assert codes[" P"].endswith(";41")                  # a player's shade: its seat colour
     swamp = next(code for text, code in codes.items() if text.startswith(" s"))
     assert ";48;" in swamp                              # another word: a tint of its own
@@ -259,3 +262,63 @@ def test_a_display_that_is_no_cell_value_is_refused_where_it_is_written(tmp_path
         load(tmp_path, text)
     assert [(e.code, e.span.line, e.span.column) for e in caught.value.errors] == [
         ("rulebook/unknown-name", 10, column)]
+
+
+# -- compact boards: as drawn above where that fits, narrower where it does not --------
+
+def test_a_compact_board_whose_shade_is_its_mark_shows_it_once_and_keys_the_seats():
+    othello = load_rulebook("othello")
+    state = othello.new_game(players=2, seed=1)
+    player = othello.to_move(state)[0]
+    legal = legal_cells([str(a) for a in othello.legal_actions(state, player)])
+    compact = recorded(BoardView(board(othello.view(state, player), "board"), legal,
+                                 compact=True), 120).export_text().splitlines()
+    assert [line.rstrip() for line in compact[3:7]] == [
+        "2                 ·",
+        "3            ·     P1   P0",
+        "4                  P0   P1  ·",
+        "5                      ·"]
+    assert compact[-1] == "seats: P0 · P1" and len(compact) == 1 + 8 + 1
+    full = recorded(BoardView(board(othello.view(state, player), "board"), legal),
+                    120).export_text().splitlines()
+    assert "P1 P1" in full[4] and full[-1] == "seats: P0 · P1"      # in full: shade, then mark
+
+
+def test_the_compact_city_fits_120_columns_through_a_game():
+    paris = load_rulebook("paris")
+    rng = random.Random(2)
+    state = paris.new_game(players=2, seed=2)
+    while True:
+        to_move = paris.to_move(state)
+        actions = list(paris.legal_actions(state, to_move[0])) if to_move else []
+        city = board(paris.view(state, to_move[0] if to_move else 0))
+        legal = legal_cells([str(a) for a in actions])
+        lines = recorded(BoardView(city, legal, compact=True), 120).export_text().splitlines()
+        assert all(len(line) <= 120 for line in lines)
+        assert lines[0].split() == [str(x) for x in range(8)] and "" not in lines   # one block
+        assert [line.split()[0] for line in lines[1:9]] == [str(y) for y in range(8)]
+        key = lines[9:]
+        assert bool(key) == bool(city["cells"])         # letters on the board: a key to them
+        assert all(line.startswith(("shade by tint:", "mark by cover:", "  ")) for line in key)
+        # fitting whole, it is the board drawn in full
+        assert lines == recorded(BoardView(city, legal), 120).export_text().splitlines()
+        if not actions:
+            break
+        state = paris.apply(state, rng.choice(actions))
+
+
+def test_a_compact_board_shortens_its_marks_rather_than_draw_in_bands():
+    words = ["river", "road", "rock", "field", "forest", "farm", "hill", "house"]
+    grid = {"name": "g", "width": 16, "height": 2, "shade_by": "ground", "mark_by": "cover",
+            "cells": {f"({x},1)": {"mark": words[x % 8], "shade": "sand"} for x in range(16)}}
+    compact = recorded(BoardView(grid, {(3, 0)}, compact=True), 120).export_text().splitlines()
+    assert len(compact) == 1 + 2 + 2 and all(len(line) <= 120 for line in compact)
+    assert compact[2].split()[:5] == ["1", "s", "riv", "s", "roa"]
+    assert compact[4] == ("mark by cover: far farm · fie field · for forest · hil hill · "
+                          "hou house · riv river · roa road · roc rock")
+    full = recorded(BoardView(grid), 120).export_text().splitlines()
+    assert full.count("") == 1 and "rive" in full[2]                    # in full: two bands
+    alike = {"name": "g", "width": 16, "height": 1, "shade_by": "ground", "mark_by": "m",
+             "cells": {f"({x},0)": {"mark": f"building_{x}", "shade": "sand"} for x in range(16)}}
+    lines = recorded(BoardView(alike, compact=True), 120).export_text().splitlines()
+    assert "" in lines and "b…_0" in lines[1]    # three letters would not tell them apart

@@ -1,6 +1,7 @@
 """Zones laid out on a square grid (`grid by CELL, sides by SIDE`): the
-view's `grid` data, what hidden zones leave out, the drawing of the lake, and
-the grouped list of legal actions.
+view's `grid` data, what hidden zones leave out, the drawing of the lake —
+in full, three lines a row, and compact, a line a row that fits 120 columns
+through whole games — with its key, and the placements chosen step by step.
 
 The Lanterns tests ask the engine for the tiles in hand instead of
 hard-coding a deal, so a change of shuffle does not break them.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
 
 import pytest
@@ -17,8 +19,7 @@ from rich.console import Console
 
 from interpreter import load_rulebook
 from interpreter.stdlib.grid import turned
-from interpreter.terminal.render import (TableView, compact_actions, component_tables, legal_cells,
-                                         render_to_text)
+from interpreter.terminal.render import TableView, component_tables, legal_cells, render_to_text
 from interpreter.terminal.render_boards import GridView
 
 WIDTH = 120
@@ -160,7 +161,7 @@ def test_the_screen_draws_the_lake_and_marks_the_legal_cells(lanterns):
     state, placed = lake_after(lanterns, MOVES)
     player = lanterns.to_move(state)[0]
     actions = [str(a) for a in lanterns.legal_actions(state, player)]
-    out = recorded(TableView(lanterns.view(state, player), actions)).export_text()
+    out = recorded(TableView(lanterns.view(state, player), actions, compact=False)).export_text()
     drawing = out[out.index("lake ·"):out.index("Used:")]
     rows = drawing.splitlines()
     for cell, (name, _) in placed.items():
@@ -178,9 +179,10 @@ def test_sides_show_their_first_letters_around_the_name(lanterns):
     state, placed = lake_after(lanterns, [])
     text = render_to_text(GridView(zone(lanterns.view(state, 0), "lake")["grid"]), 60)
     # the start tile: red north, white east, black south, blue west
-    north, middle, south = [line for line in text.splitlines()[1:] if line.strip()]
+    north, middle, south, key = [line for line in text.splitlines()[1:] if line.strip()]
     assert north.strip() == "red" and south.strip() == "bla"
     assert middle.split()[1:] == ["blu", "1", "whi"]
+    assert key == "sides: bla black · blu blue · whi white"     # the key to the marks
 
 
 def test_colour_names_are_drawn_in_their_colour():
@@ -203,30 +205,17 @@ def test_a_wide_lake_is_drawn_in_bands():
     assert all(re.search(rf"\b{x}\b", text) for x in range(20))
 
 
-def test_placements_are_listed_grouped(lanterns):
+def test_placements_are_chosen_step_by_step(lanterns):
+    """Dozens of placements: the screen names the action and what its
+    parameters may be, for a choice one step at a time, not a numbered list."""
     state = lanterns.new_game(players=2, seed=SEED)
     player = lanterns.to_move(state)[0]
     actions = [str(a) for a in lanterns.legal_actions(state, player)]
-    groups = compact_actions(actions)
-    assert len(groups) == 1
-    first, last, text = groups[0]
-    assert (first, last) == (1, len(actions))
-    assert re.fullmatch(r"place \{\d+ \d+ \d+\}, \{(\(-?\d+,-?\d+\) ?){4}\}, \{0 1 2 3\}", text)
     out = render_to_text(TableView(lanterns.view(state, player), actions,
                                    {"place": ["tile", "at", "turns"]}), WIDTH)
-    assert f"Legal actions ({len(actions)}), grouped" in out
-    assert "place TILE, AT, TURNS" in out
-    assert f"1–{len(actions)}" in out
-
-
-def test_runs_that_do_not_combine_freely_split_by_their_first_argument():
-    actions = [f"swap {a}, {b}" for a in "ABC" for b in "ABC" if a != b] + ["pass"]
-    assert compact_actions(actions) == [(1, 2, "swap A, {B C}"), (3, 4, "swap B, {A C}"),
-                                        (5, 6, "swap C, {A B}"), (7, 7, "pass")]
-    three = [f"put {t}, ({x},0), {r}" for t in "AB" for x in range(3) for r in range(2)
-             if not (t == "B" and x == 2)]
-    assert compact_actions(three) == [(1, 6, "put A, {(0,0) (1,0) (2,0)}, {0 1}"),
-                                      (7, 10, "put B, {(0,0) (1,0)}, {0 1}")]
+    assert f"Legal actions ({len(actions)}), step by step: place … — choose TILE" in out
+    assert not re.search(r"^ +1\. place", out, re.M)       # no numbered list of placements
+    assert len(out.splitlines()) <= 40
 
 
 def test_a_public_score_is_in_every_view_and_a_plain_one_in_none():
@@ -246,3 +235,76 @@ def test_pieces_on_a_grid_get_no_component_table():
     s = lanterns.new_game(2, 1)
     tables = component_tables(lanterns.view(s, 0))
     assert all(t.title != "lake_tile" for t in tables)
+
+
+# -- the compact lake: one line per row -------------------------------------------------
+
+def test_the_compact_lake_gives_each_tile_its_name_and_sides_in_one_line(lanterns):
+    state, _ = lake_after(lanterns, [])
+    player = lanterns.to_move(state)[0]
+    legal = legal_cells([str(a) for a in lanterns.legal_actions(state, player)])
+    text = render_to_text(GridView(zone(lanterns.view(state, player), "lake")["grid"], legal,
+                                   compact=True), WIDTH)
+    # the start tile: red north, white east, black south, blue west
+    assert [line.rstrip() for line in text.splitlines()] == [
+        "      -1       0        1",
+        " 1          · (0,1)",
+        " 0 · (-1,0)  1 rwbl  · (1,0)",
+        "-1          · (0,-1)",
+        "sides, N E S W after the name: b black · l blue · r red · w white"]
+
+
+def playout_lakes(game, players: int, seed: int, every: int):
+    """(the lake's grid, the legal cells) every `every` steps of a seeded
+    random game, and at its end."""
+    rng = random.Random(seed)
+    state = game.new_game(players=players, seed=seed)
+    for step in range(10_000):
+        to_move = game.to_move(state)
+        player = to_move[0] if to_move else 0
+        actions = list(game.legal_actions(state, player)) if to_move else []
+        if step % every == 0 or not actions:
+            yield zone(game.view(state, player), "lake")["grid"], \
+                legal_cells([str(a) for a in actions])
+        if not actions:
+            return
+        state = game.apply(state, rng.choice(actions))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_compact_lake_fits_120_columns_whole_through_a_game(lanterns, players):
+    for grid, legal in playout_lakes(lanterns, players, seed=players, every=8):
+        lines = render_to_text(GridView(grid, legal, compact=True), WIDTH).splitlines()
+        spots = {(c["x"], c["y"]) for c in grid} | legal
+        ys = sorted({y for _, y in spots}, reverse=True)
+        assert all(len(line) <= WIDTH for line in lines) and "" not in lines    # no bands
+        rows = lines[1:1 + ys[0] - ys[-1] + 1]                   # north first, one line each
+        assert [int(line.split()[0]) for line in rows] == list(range(ys[0], ys[-1] - 1, -1))
+        assert len(lines) == len(rows) + 2                       # the header and the key
+        letters = dict(entry.split(" ")[::-1] for entry in lines[-1].split(": ", 1)[1].split(" · "))
+        row = {int(line.split()[0]): line for line in rows}
+        for c in grid:
+            assert f"{c['piece']} {''.join(letters[v] for v in c['sides'])}" in row[c["y"]]
+        assert all(f"· ({x},{y})" in row[y] for x, y in legal - {(c["x"], c["y"]) for c in grid})
+
+
+def test_a_compact_lake_too_wide_shortens_its_legal_cells_not_its_rows():
+    cells = [{"cell": "(0,0)", "x": 0, "y": 0, "piece": "1", "sides": ["red", "white", "black", "blue"]}]
+    legal = {(x, y) for x in range(-6, 7, 3) for y in (-1, 1)}
+    wide, narrow = (render_to_text(GridView(cells, legal, compact=True), w).splitlines()
+                    for w in (WIDTH, 50))
+    assert wide[1].split()[1:] == ["·", "(-6,1)", "·", "(-3,1)", "·", "(0,1)", "·", "(3,1)", "·",
+                                   "(6,1)"]
+    assert narrow[1].split() == ["1", "·", "·", "·", "·", "·"] and narrow[2].split() == ["0", "1", "rwbl"]
+    assert all(len(line) <= 50 for line in narrow) and "" not in narrow   # still one band
+
+
+def test_compact_sides_are_drawn_in_their_colour():
+    console = recorded(GridView([{"cell": "(0,0)", "x": 0, "y": 0, "piece": "A",
+                                  "sides": ["red", "blue", "koi", "black"]}], compact=True),
+                       60, color_system="truecolor", force_terminal=True)
+    styled = console.export_text(styles=True, clear=False)
+    marks = dict((text, codes) for codes, text in re.findall(r"\x1b\[([\d;]+)m([^\x1b]+)", styled))
+    assert console.export_text().splitlines()[1].split() == ["0", "A", "rlkb"]
+    assert marks["r"].endswith(";41") and marks["l"].endswith(";44") and marks["b"] == "1;97;40"
+    assert marks["k"] == "1"                            # not a colour: a bold letter

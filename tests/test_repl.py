@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import tempfile
 import json
-import re
 
 import pytest
 from rich.console import Console
@@ -21,6 +20,10 @@ from interpreter.terminal.repl import Repl
 
 WIDTH = 100
 SEED = 7
+# Hanamikoji's first decision offers over a hundred actions, chosen step by
+# step: option 1 (its first action's name), then option 1 (its first card)
+# play the first legal action.
+FIRST = ["1", "1"]
 
 
 # the saves a session makes when its input ends with moves unsaved
@@ -68,18 +71,34 @@ def vs_ai(game, seed=SEED):
     return {1 - player: "random"}
 
 
+def forms(game) -> dict:
+    return {a["name"]: [p["name"] for p in a.get("params") or ()] for a in game.ir["actions"]}
+
+
 def screen(game, state, player) -> str:
     actions = [str(a) for a in game.legal_actions(state, player)]
-    return render_to_text(TableView(game.view(state, player), actions), WIDTH)
+    return render_to_text(TableView(game.view(state, player), actions, forms(game)), WIDTH)
 
 
-def test_a_number_plays_that_legal_action(game):
+def test_a_number_plays_that_legal_action_of_a_short_list():
+    from interpreter import load_rulebook
+    kuhn = load_rulebook("kuhn-poker")
+    state, player, legal = start(kuhn)
+    assert len(legal) < 10
+    session = Session(kuhn, ["", str(len(legal))])
+    out = session.run()
+    assert session.repl.actions == [legal[-1]]
+    assert session.repl.state == kuhn.apply(state, legal[-1])
+    assert f"  {len(legal)}. {legal[-1]}" in out        # listed, numbered, as before
+    assert session.code == 0
+
+
+def test_numbers_chosen_step_by_step_play_the_first_legal_action(game):
     state, player, legal = start(game)
-    session = Session(game, ["", "1"])
+    session = Session(game, ["", *FIRST])
     session.run()
     assert session.repl.actions == [legal[0]]
     assert session.repl.state == game.apply(state, legal[0])
-    assert session.code == 0
 
 
 def test_an_action_text_plays_that_action_ignoring_case_and_spaces(game):
@@ -101,7 +120,7 @@ def test_illegal_or_mistyped_input_prints_its_code_and_changes_nothing(game):
 
 def test_undo_goes_back_to_the_previous_human_decision_past_ai_moves(game):
     state, player, legal = start(game)
-    session = Session(game, ["1", "undo", "undo"], ai=vs_ai(game))
+    session = Session(game, [*FIRST, "undo", "undo"], ai=vs_ai(game))
     out = session.run()
     assert "(AI) plays:" in out
     assert session.repl.states == [state]
@@ -142,7 +161,7 @@ def test_a_corrupt_or_foreign_save_is_refused_and_the_game_goes_on(game, tmp_pat
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     good = tmp_path / "good.json"
-    Session(game, ["", "1", "", f"save {good}"]).run()
+    Session(game, ["", *FIRST, "", f"save {good}"]).run()
     data = json.loads(good.read_text())
     foreign = tmp_path / "foreign.json"
     foreign.write_text(json.dumps({**data, "game": "Another Game"}))
@@ -150,7 +169,7 @@ def test_a_corrupt_or_foreign_save_is_refused_and_the_game_goes_on(game, tmp_pat
     edited.write_text(json.dumps({**data, "history": data["history"] * 2}))
 
     session = Session(game, ["", f"load {broken}", f"load {foreign}",
-                             f"load {edited}", f"load {tmp_path / 'missing.json'}", "1"])
+                             f"load {edited}", f"load {tmp_path / 'missing.json'}", *FIRST])
     out = session.run()
     assert out.count("error[save/corrupt]") == 2
     assert "error[save/mismatch]" in out
@@ -165,7 +184,7 @@ def test_hot_seat_hands_over_and_never_shows_the_other_hand(game):
     after = game.apply(state, legal[0])
     p1 = game.to_move(after)[0]
     assert p1 != p0
-    session = Session(game, ["", "1", ""])
+    session = Session(game, ["", *FIRST, ""])
     out = session.run()
 
     handover = f"Pass the device to P{p1}, press Enter\n"
@@ -179,7 +198,7 @@ def test_hot_seat_hands_over_and_never_shows_the_other_hand(game):
     assert str(legal[0]) not in leaving          # leaving saves the game; it shows no card
     hand = next(z for z in game.view(after, p0)["zones"]
                 if z["name"] == "hand" and z["owner"] == p0)
-    assert re.search(rf"hand\s+P{p0}\s+{hand['count']} cards", private)
+    assert f"P{p0}: {hand['count']} cards" in private
     assert zone_contents(hand) not in private and zone_contents(dict(hand, cards=None)) in private
     # P0 had seen their own hand, before the device changed hands.
     first_hand = next(z for z in game.view(state, p0)["zones"]
@@ -189,7 +208,7 @@ def test_hot_seat_hands_over_and_never_shows_the_other_hand(game):
 
 def test_ai_moves_are_printed_as_the_human_may_see_them(game):
     ai = vs_ai(game)
-    session = Session(game, ["1"], ai=ai)
+    session = Session(game, FIRST, ai=ai)
     out = session.run()
     human = 1 - next(iter(ai))
     ai_actions = [a for a in session.repl.actions if a.player != human]
@@ -234,6 +253,19 @@ API_VIEW = {
 }
 
 API_SCREEN = """\
+Hanamikoji · round 1 · turn 3 · view of P0 · P0 to decide: take an action
+hand  P0: G1 ×2 G3 · P1: 6 cards
+geisha                   start_player=P0
+name   charm   favour
+─────────────────────
+G1     2       —
+Used: P0: secret
+Legal actions:
+  1. gift G1 G1 G3
+  2. secret G1"""
+
+# The same view in full (`TableView(compact=False)`, the REPL's 'table full').
+API_DETAILS = """\
 Hanamikoji · round 1 · turn 3 · active P0 · view of P0
 Zones                      geisha                   Variables
 zone   owner   cards       name   charm   favour    variable       value
@@ -247,9 +279,15 @@ Legal actions:
   2. secret G1"""
 
 
-def test_a_view_renders_as_tables_with_hidden_zones_as_sizes():
+def test_a_view_renders_compact_with_hidden_zones_as_sizes():
     text = render_to_text(TableView(API_VIEW, ["gift G1 G1 G3", "secret G1"]), WIDTH)
     assert [line.rstrip() for line in text.splitlines()] == API_SCREEN.splitlines()
+
+
+def test_a_view_renders_in_full_as_tables():
+    text = render_to_text(TableView(API_VIEW, ["gift G1 G1 G3", "secret G1"], compact=False),
+                          WIDTH)
+    assert [line.rstrip() for line in text.splitlines()] == API_DETAILS.splitlines()
 
 
 # -- a board game: Lanterns' lake is drawn, its placements typed as text ----------
@@ -269,9 +307,8 @@ def test_lanterns_draws_the_lake_and_takes_a_typed_placement(lanterns):
     out = session.run()
     assert "lake · north at the top" in out
     assert "· (1,0)" in out and "· (0,-1)" in out          # where a tile may go
-    assert f"Legal actions ({len(legal)}), grouped" in out
-    assert f"1–{len(legal)}  place {{" in out
-    assert "Type place TILE, AT, TURNS, e.g. place" in out.split(f"P{player}> help")[0]   # the list
+    # dozens of placements: chosen step by step, the tile first; typed whole, played
+    assert f"Legal actions ({len(legal)}), step by step: place … — choose TILE" in out
     assert "Type place TILE, AT, TURNS" in out.split("quit        leave the game")[1]   # help
     assert [str(a) for a in session.repl.actions[:1]] == [typed.replace(",  ", ", ")]
 

@@ -58,50 +58,63 @@ def session(game, lines, tmp_path, ai=None):
 DEFAULT = "hanamikoji-7.save.json"
 
 
-def test_ctrl_c_with_moves_unsaved_saves_to_the_default_file_on_enter(game, tmp_path):
-    repl, out, code = session(game, ["", "1", KeyboardInterrupt, ""], tmp_path)
+@pytest.fixture(scope="module")
+def moves(game):
+    """The text of the first legal action at each of the first decisions of
+    the hot-seat game: typed whole, each is played at once, however long
+    the list (a number would only start choosing it step by step)."""
+    state, out = game.new_game(players=2, seed=SEED), []
+    for _ in range(3):
+        action = game.legal_actions(state, game.to_move(state)[0])[0]
+        out.append(str(action))
+        state = game.apply(state, action)
+    return out
+
+
+def test_ctrl_c_with_moves_unsaved_saves_to_the_default_file_on_enter(game, tmp_path, moves):
+    repl, out, code = session(game, ["", moves[0], KeyboardInterrupt, ""], tmp_path)
     assert code == 0 and "Interrupted. Save the game before leaving?" in out
     states, actions, _ = read_save(game, str(tmp_path / DEFAULT))
     assert states[-1] == repl.state and actions == repl.actions
     assert f"rulebook play --load {tmp_path / DEFAULT}" in out
 
 
-def test_ctrl_c_saves_to_the_file_named(game, tmp_path):
+def test_ctrl_c_saves_to_the_file_named(game, tmp_path, moves):
     named = tmp_path / "mine.json"
-    repl, out, _ = session(game, ["", "1", KeyboardInterrupt, str(named)], tmp_path)
+    repl, out, _ = session(game, ["", moves[0], KeyboardInterrupt, str(named)], tmp_path)
     assert read_save(game, str(named))[0][-1] == repl.state
     assert not (tmp_path / DEFAULT).exists()
 
 
-def test_no_means_no(game, tmp_path):
-    _, out, code = session(game, ["", "1", "quit", "no"], tmp_path)
+def test_no_means_no(game, tmp_path, moves):
+    _, out, code = session(game, ["", moves[0], "quit", "no"], tmp_path)
     assert code == 0 and "Leaving. Save the game" in out
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_end_of_input_saves_where_nobody_can_answer(game, tmp_path):
-    repl, out, _ = session(game, ["", "1", EOFError, EOFError], tmp_path)
+def test_the_end_of_input_saves_where_nobody_can_answer(game, tmp_path, moves):
+    repl, out, _ = session(game, ["", moves[0], EOFError, EOFError], tmp_path)
     assert read_save(game, str(tmp_path / DEFAULT))[0][-1] == repl.state
 
 
-def test_leaving_with_nothing_new_asks_nothing(game, tmp_path):
+def test_leaving_with_nothing_new_asks_nothing(game, tmp_path, moves):
     saved = tmp_path / "here.json"
-    _, out, _ = session(game, ["", "1", "", f"save {saved}", "quit"], tmp_path)
+    _, out, _ = session(game, ["", moves[0], "", f"save {saved}", "quit"], tmp_path)
     assert "Save the game before leaving" not in out
     _, out, _ = session(game, ["", "quit"], tmp_path)
     assert "Save the game before leaving" not in out
 
 
-def test_a_second_save_of_the_same_game_goes_to_the_same_file(game, tmp_path):
+def test_a_second_save_of_the_same_game_goes_to_the_same_file(game, tmp_path, moves):
     (tmp_path / DEFAULT).write_text("another game's save")
-    repl, out, _ = session(game, ["", "1", KeyboardInterrupt, ""], tmp_path)
+    repl, out, _ = session(game, ["", moves[0], KeyboardInterrupt, ""], tmp_path)
     second = tmp_path / "hanamikoji-7-2.save.json"
     assert (tmp_path / DEFAULT).read_text() == "another game's save"
     assert read_save(game, str(second))[0][-1] == repl.state
 
 
 def test_an_internal_error_saves_the_game_reports_it_and_the_session_goes_on(
-        game, tmp_path, monkeypatch):
+        game, tmp_path, monkeypatch, moves):
     calls = {"n": 0}
     real = game.apply
     kept = {}
@@ -120,7 +133,7 @@ def test_an_internal_error_saves_the_game_reports_it_and_the_session_goes_on(
 
     monkeypatch.setattr(game, "apply", failing)
     monkeypatch.setattr(Repl, "rescue", rescue)
-    repl, out, code = session(game, ["", "1", "", "1", "", "1", "1"], tmp_path)
+    repl, out, code = session(game, ["", moves[0], "", moves[1], "", moves[2], moves[2]], tmp_path)
     monkeypatch.undo()
     assert len(kept["actions"]) == 2                # saved when the error came
     assert (f"error[internal]: RuntimeError: a bug; the game so far is saved: "
@@ -130,26 +143,26 @@ def test_an_internal_error_saves_the_game_reports_it_and_the_session_goes_on(
 
 
 def test_an_error_that_keeps_coming_back_ends_the_session_with_the_game_saved(
-        game, tmp_path, monkeypatch):
+        game, tmp_path, monkeypatch, moves):
     real = game.view
     monkeypatch.setattr(game, "view", lambda state, player: (
         real(state, player) if state.decisions < 1 else 1 / 0))
-    repl, out, code = session(game, ["", "1", "", "1"], tmp_path)
+    repl, out, code = session(game, ["", moves[0], "", moves[1]], tmp_path)
     monkeypatch.undo()
     assert code == 1 and out.count("error[internal]: ZeroDivisionError") == 3
     assert "the session ends here" in out
     assert read_save(game, str(tmp_path / DEFAULT))[1] == repl.actions
 
 
-def test_load_and_new_keep_the_game_they_replace(game, tmp_path):
+def test_load_and_new_keep_the_game_they_replace(game, tmp_path, moves):
     other = tmp_path / "other.json"
-    session(game, ["", "1", "", f"save {other}"], tmp_path)
-    repl, out, _ = session(game, ["", "1", "", "1", "", f"load {other}", "", "quit"], tmp_path)
+    session(game, ["", moves[0], "", f"save {other}"], tmp_path)
+    repl, out, _ = session(game, ["", moves[0], "", moves[1], "", f"load {other}", "", "quit"], tmp_path)
     assert f"The game so far is kept: rulebook play --load {tmp_path / DEFAULT}" in out
     assert len(read_save(game, str(tmp_path / DEFAULT))[1]) == 2
     assert len(repl.actions) == 1 and repl.save_path == str(other)
     # loading the file the game was last saved to keeps it in another one
-    repl, out, _ = session(game, ["", f"save {other}", "1", "", f"load {other}", "quit"],
+    repl, out, _ = session(game, ["", f"save {other}", moves[0], "", f"load {other}", "quit"],
                            tmp_path)
     assert len(read_save(game, str(other))[1]) == 0
     kept = out.split("The game so far is kept: rulebook play --load ")[1].split()[0]
@@ -160,7 +173,7 @@ def test_the_end_offers_log_save_new_game_and_quit(game, tmp_path):
     start = game.new_game(players=2, seed=SEED)
     me = game.to_move(start)[0]
     saved = tmp_path / "finished.json"
-    lines = ["1"] * 60                       # plays to the end against the AI; extra 1s are refused
+    lines = ["1"] * 150    # plays to the end against the AI, step by step; extra 1s are refused
     repl, out, code = session(game, lines + ["log", f"save {saved}", "new", "quit"], tmp_path,
                               ai={1 - me: "random"})
     assert "Game over." in out and "game over> log" in out
@@ -169,10 +182,10 @@ def test_the_end_offers_log_save_new_game_and_quit(game, tmp_path):
     assert code == 0
 
 
-def test_play_load_resumes_the_saved_game_where_it_was(game, tmp_path, monkeypatch, capsys):
+def test_play_load_resumes_the_saved_game_where_it_was(game, tmp_path, monkeypatch, capsys, moves):
     """A scripted game interrupted with Ctrl-C, saved, and resumed with --load
     to the same state."""
-    repl, _, _ = session(game, ["", "1", "", "1", KeyboardInterrupt, ""], tmp_path)
+    repl, _, _ = session(game, ["", moves[0], "", moves[1], KeyboardInterrupt, ""], tmp_path)
     path = tmp_path / DEFAULT
     seen = {}
     real_run = Repl.run
@@ -203,9 +216,11 @@ def test_play_load_refuses_a_bad_save_and_flags_the_save_decides(tmp_path, capsy
 def saved_game(game, tmp_path, moves=3):
     """A save of a hot-seat game after `moves` moves, and its JSON."""
     path = tmp_path / "game.json"
-    lines = []
+    state, lines = game.new_game(players=2, seed=SEED), []
     for _ in range(moves):
-        lines += ["", "1"]
+        action = game.legal_actions(state, game.to_move(state)[0])[0]
+        state = game.apply(state, action)
+        lines += ["", str(action)]
     session(game, lines + ["", f"save {path}"], tmp_path)
     return path, json.loads(path.read_text())
 
@@ -285,13 +300,13 @@ def test_the_state_in_a_save_is_checked_field_by_field(game, tmp_path):
 
 @pytest.mark.parametrize("name", ["/dev/null", "/dev/zero", ".", "/proc", "a\x00b", "x" * 300,
                                   "missing/folder/x.json"])
-def test_saves_and_loads_refuse_what_is_no_file(game, tmp_path, name):
-    _, out, _ = session(game, ["", "1", "", f"save {name}", f"load {name}", "quit", ""], tmp_path)
+def test_saves_and_loads_refuse_what_is_no_file(game, tmp_path, name, moves):
+    _, out, _ = session(game, ["", moves[0], "", f"save {name}", f"load {name}", "quit", ""], tmp_path)
     assert out.count("error[save/io]") == 2 and "Traceback" not in out
     assert read_save(game, str(tmp_path / DEFAULT))[1]
 
 
-def test_ctrl_c_while_an_ai_thinks_still_offers_to_save(game, tmp_path, monkeypatch):
+def test_ctrl_c_while_an_ai_thinks_still_offers_to_save(game, tmp_path, monkeypatch, moves):
     start = game.new_game(players=2, seed=SEED)
     me = game.to_move(start)[0]
     repl_ai = {1 - me: "random"}
@@ -300,7 +315,7 @@ def test_ctrl_c_while_an_ai_thinks_still_offers_to_save(game, tmp_path, monkeypa
         raise KeyboardInterrupt
 
     monkeypatch.setattr(RandomPlayer, "act", interrupted)
-    repl, out, code = session(game, ["1", ""], tmp_path, ai=repl_ai)
+    repl, out, code = session(game, [moves[0], ""], tmp_path, ai=repl_ai)
     assert code == 0 and "Interrupted. Save the game before leaving?" in out
     assert read_save(game, str(tmp_path / DEFAULT))[1] == repl.actions
 
@@ -315,10 +330,10 @@ def test_play_refuses_a_seed_no_game_is_dealt_from_and_a_save_for_other_players(
     assert "error[save/corrupt]" in capsys.readouterr().err
 
 
-def test_a_save_of_a_long_rulebook_name_in_a_folder_with_spaces_resumes_as_typed(game, tmp_path):
+def test_a_save_of_a_long_rulebook_name_in_a_folder_with_spaces_resumes_as_typed(game, tmp_path, moves):
     folder = tmp_path / "my games"
     folder.mkdir()
-    script = Script(["", "1", KeyboardInterrupt, ""])
+    script = Script(["", moves[0], KeyboardInterrupt, ""])
     console = Console(file=script.out, width=400, color_system=None, force_terminal=False)
     repl = Repl(game, players=2, seed=SEED, console=console, input_fn=script,
                 save_dir=str(folder), rulebook="x" * 300 + ".rules")

@@ -2,27 +2,36 @@
 
 The input is a view dict (docs/api.md) — never a State — so nothing hidden
 from the viewer can reach the screen: a zone whose `cards` is null shows only
-its size. `TableView` and `OutcomeView` render themselves (`__rich__`), and
+its size. `TableView` and `OutcomeView` render themselves, and
 `render_to_text` turns any renderable into plain text at a fixed width, which
-is how the REPL tests compare screens. The boards — zones on a grid or a hex
-map, declared grids — are drawn by `render_boards`; here each gets its title.
-This module knows no game: every label comes from the view's own names.
+is how the REPL tests compare screens. The table is compact by default, made
+to fit a screen (BUDGET lines at 120 columns with every shipped game): a row
+per zone name, the boards a line per row, and only as many drawings and
+component tables as there is room for, the rest named as on request — and in
+full with `compact=False`; `zone_details`, `own_zones` and `boards` draw the
+details the REPL shows on request. A long list of legal actions is offered
+to be chosen step by step (`choosing`). The boards — zones on a grid or a hex
+map, declared grids — are drawn by `render_boards`, the pieces as they look
+by `render_pieces`; here each gets its title. This module knows no game:
+every label comes from the view's own names.
 """
 
 from __future__ import annotations
 
 import io
-import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence
 
 from rich import box
 from rich.columns import Columns
-from rich.console import Console, Group, RenderableType
+from rich.segment import Segment
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
+from .choosing import PARAMETERS, Choice, split_action, step_by_step
 from .render_boards import CELL_TEXT, LEGAL_MARK, BoardView, GridView, HexView
+from .render_pieces import piece_drawings
 
 DASH = "—"
 
@@ -92,35 +101,43 @@ def _row(values: Iterable[str]) -> list:
     return [Text(v) for v in values]
 
 
-def header(view: dict) -> Text:
+def header(view: dict, compact: bool = False) -> Text:
+    """The game, round, turn, who is active, whose view; compact, with who
+    is to decide on the same line (the active player only when not one of them)."""
+    pending = pending_text(view) if compact else None
+    deciders = _deciders(view) if pending is not None else []
     parts = [str(view.get("game", "")),
              f"round {view.get('round', DASH)}",
-             f"turn {view.get('turn', DASH)}",
-             f"active {player_label(view.get('active'))}"]
+             f"turn {view.get('turn', DASH)}"]
+    if view.get("active") not in deciders:
+        parts.append(f"active {player_label(view.get('active'))}")
     viewer = view.get("viewer")
     parts.append("spectator view" if viewer is None else f"view of {player_label(viewer)}")
+    if pending is not None:
+        parts.append(pending.plain)
     return Text(" · ".join(parts), style="bold")
 
 
-def zones_table(view: dict) -> Optional[Table]:
-    zones = view.get("zones") or []
+def zones_table(view: dict, keep=None, title: str = "Zones") -> Optional[Table]:
+    """A row per zone: its name, owner and contents. Only the zones `keep`
+    accepts when it is given; else all but those drawn on a hex map."""
+    drawn, _ = on_maps(view)
+    if keep is None:
+        keep = lambda zone: zone.get("name") not in drawn     # noqa: E731 - on the map instead
+    zones = [z for z in view.get("zones") or () if keep(z)]
     if not zones:
         return None
-    table = _table("Zones", ("zone", "owner", "cards"))
-    drawn, _ = on_maps(view)
+    table = _table(title, ("zone", "owner", "cards"))
     for zone in zones:
-        if zone.get("name") in drawn:
-            continue    # drawn on a hex map instead
-        name = str(zone.get("name", ""))
-        if zone.get("of") is not None:
-            name = f"{name}({value_text(zone['of'])})"
-        table.add_row(*_row((name,
+        table.add_row(*_row((_zone_title(zone),
                              player_label(zone.get("owner")),
                              zone_contents(zone))))
     return table
 
 
 def component_tables(view: dict) -> list:
+    """[(component type, its table)] for the types of named pieces that
+    are not drawn on a board."""
     tables = []
     # pieces laid on a grid show there, with what changes about them
     on_grid = {z.get("holds") for z in view.get("zones") or () if z.get("grid") is not None}
@@ -133,12 +150,18 @@ def component_tables(view: dict) -> list:
             # only named pieces get a table of their own;
             # identical cards show in their zones
             continue
-        columns = list(dict.fromkeys(key for row in rows for key in row))
-        table = _table(kind, columns)
-        for row in rows:
-            table.add_row(*_row(value_text(row.get(c)) for c in columns))
-        tables.append(table)
+        tables.append((kind, component_table(view, kind)))
     return tables
+
+
+def component_table(view: dict, kind: str) -> Table:
+    """The table of one component type: a row per component, a column per attribute."""
+    rows = (view.get("components") or {}).get(kind) or []
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    table = _table(kind, columns)
+    for row in rows:
+        table.add_row(*_row(value_text(row.get(c)) for c in columns))
+    return table
 
 
 def _pairs_table(title: str, mapping: dict) -> Optional[Table]:
@@ -167,92 +190,163 @@ def player_variables_table(view: dict) -> Optional[Table]:
     return table
 
 
-def used_text(view: dict) -> Optional[Text]:
-    used = view.get("used") or {}
-    if not used:
+# -- the compact screen ---------------------------------------------------------------
+def _is_empty(zone: dict) -> bool:
+    cards = zone.get("cards")
+    return not zone.get("count") if cards is None else not cards
+
+
+def _same(value, cards: Sequence) -> bool:
+    """Whether every card is named as `value` (a pile of one colour, say)."""
+    return bool(cards) and all(value_text(c) == value_text(value) for c in cards)
+
+
+def compact_contents(zone: dict) -> str:
+    """A zone's contents in few words: a group or a zone `of` a value
+    whose cards are all named so shows only its cards ('A ×2', not
+    'A: A ×2'), groups apart with ' / '."""
+    cards = zone.get("cards")
+    if _is_empty(zone):
+        return "empty"
+    if cards is None:
+        return zone_contents(zone)
+    groups = zone.get("groups")
+    if groups:
+        if all(_same(v, c) for v, c in groups):
+            return counted([value_text(c) for _, cs in groups for c in cs])
+        return " / ".join(counted(c) if _same(v, c) else f"{value_text(v)}: {counted(c)}"
+                          for v, c in groups)
+    return counted([value_text(c) for c in cards])
+
+
+def _whose(zone: dict) -> str:
+    """Which of the zones of one name this is: its owner, its `of` value, or both."""
+    parts = [player_label(zone["owner"])] if zone.get("owner") is not None else []
+    if zone.get("of") is not None:
+        parts.append(value_text(zone["of"]))
+    return " ".join(parts)
+
+
+def drawn_on_boards(view: dict) -> set:
+    """The zones whose contents a board shows: on a grid, as a hex map or on one."""
+    return on_maps(view)[0] | {z.get("name") for z in view.get("zones") or ()
+                               if z.get("grid") is not None}
+
+
+def compact_zones(view: dict, drawings: Optional[dict] = None) -> tuple:
+    """(a grid of one row per zone name, each owner's (or each `of`
+    value's) contents on it — 'P0: A B · P1: 3 cards' — with a drawing of
+    the viewer's own pieces under its row; the line naming the zones with
+    nothing in them). Either may be None."""
+    drawings = drawings or {}
+    skip = drawn_on_boards(view)
+    named: dict = {}
+    for zone in view.get("zones") or ():
+        if zone.get("name") not in skip:
+            named.setdefault(str(zone.get("name", "")), []).append(zone)
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True, style="bold")
+    grid.add_column()
+    empty = []
+    for name, zones in named.items():
+        if all(_is_empty(z) for z in zones):
+            empty.append(name)
+            continue
+        parts = []
+        for zone in zones:
+            whose, text = _whose(zone), compact_contents(zone)
+            if zone.get("owner") is None and _same(zone.get("of"), zone.get("cards") or ()):
+                whose = ""
+            parts.append(f"{whose}: {text}" if whose else text)
+        grid.add_row(Text(name), Text(" · ".join(parts)))
+        for key, drawing in drawings.items():
+            if key == name:
+                grid.add_row(Text(""), drawing)
+    return (grid if grid.row_count else None,
+            Text("Empty: " + " · ".join(empty), style="dim") if empty else None)
+
+
+def own_drawings(view: dict) -> list:
+    """[(zone name, drawing)] of the viewer's own zones whose pieces are drawn."""
+    viewer = view.get("viewer")
+    if viewer is None:
+        return []
+    out = []
+    for zone in view.get("zones") or ():
+        if zone.get("owner") == viewer and zone.get("cards"):
+            drawing = piece_drawings(view, zone)
+            if drawing is not None:
+                out.append((str(zone.get("name", "")), drawing))
+    return out
+
+
+def compact_variables(view: dict) -> Optional[Text]:
+    """The variables on a line or two: 'a=1 · b=no'."""
+    variables = view.get("variables") or {}
+    if not variables:
         return None
+    return Text(" · ".join(f"{k}={value_text(v)}" for k, v in variables.items()))
+
+
+def compact_player_variables(view: dict) -> Optional[Table]:
+    """The per-player variables as a small table without a title, turned
+    so that it takes the fewer lines (players down or variables down)."""
+    data = view.get("player_variables") or {}
+    if not data:
+        return None
+    if not all(isinstance(v, dict) for v in data.values()):
+        return compact_variables({"variables": data})
+    rows = list(data)
+    columns = list(dict.fromkeys(k for v in data.values() for k in v))
+    cell = lambda r, c: data[r].get(c)       # noqa: E731 - read through, either way round
+    if len(rows) > len(columns):
+        rows, columns, cell = columns, rows, (lambda r, c: data[c].get(r))   # noqa: E731
+    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
+    for name in ["", *columns]:
+        table.add_column(Text(str(name)), overflow="fold")
+    for r in rows:
+        table.add_row(*_row([str(r), *(value_text(cell(r, c)) for c in columns)]))
+    return table
+
+
+def used_text(view: dict, compact: bool = False) -> Optional[Text]:
+    """What each player used of the actions with a limit; compact, only the
+    players who used some."""
+    used = view.get("used") or {}
     parts = []
     for player, actions in used.items():
         names = [name if count in (1, True) else f"{name}×{count}"
                  for name, count in (actions or {}).items() if count]
-        parts.append(f"{player}: {', '.join(names) if names else 'none'}")
-    return Text("Used: " + "; ".join(parts))
+        if names or not compact:
+            parts.append(f"{player}: {', '.join(names) if names else 'none'}")
+    return Text("Used: " + "; ".join(parts)) if parts else None
+
+
+def _deciders(view: dict) -> list:
+    pending = view.get("pending") or {}
+    # docs/api.md names one "player"; simultaneous decisions list "players".
+    return list(pending.get("players", [pending.get("player")]))
 
 
 def pending_text(view: dict) -> Optional[Text]:
     pending = view.get("pending")
     if not pending:
         return None
-    # docs/api.md names one "player"; simultaneous decisions list "players".
-    deciders = pending.get("players", [pending.get("player")])
+    deciders = _deciders(view)
     who = ", ".join(player_label(p) for p in deciders) if deciders else DASH
     label = pending.get("label") or pending.get("kind") or "decide"
     return Text(f"{who} to decide: {label}", style="bold")
 
 
-LONG_LIST = 12
-COMPACT = 40          # more legal actions than this are listed in groups
-PARAMETERS = ", "     # what separates an action's parameters in its text
-
-
-def _split(text: str) -> tuple:
-    """An action's text as (name, arguments): 'place 6, (1,0), 2' →
-    ('place', ('6', '(1,0)', '2')). A cell's own comma has no space after it."""
-    name, _, rest = text.partition(" ")
-    return name, tuple(rest.split(PARAMETERS)) if rest else ()
+_split = split_action
 
 
 def _distinct(values: Iterable[str]) -> list:
     return list(dict.fromkeys(values))
 
 
-def _choices(values: Sequence[str]) -> str:
-    sep = " · " if any(" " in v for v in values) else " "
-    return "{" + sep.join(values) + "}" if len(values) > 1 else values[0]
-
-
-def _grouped(numbered: list, depth: int) -> list:
-    """[(first number, last number, text)] for actions that share their name
-    and their first `depth` arguments and whose other arguments combine
-    freely (every value of each with every value of the others)."""
-    out, run = [], []
-
-    def flush():
-        if not run:
-            return
-        args = [a for _, (_, a) in run]
-        name, fixed = run[0][1][0], args[0][:depth]
-        rest = [_distinct(a[i] for a in args) for i in range(depth, len(args[0]))]
-        product = math.prod(len(v) for v in rest)
-        if product == len(set(args)) or len(rest) <= 1:
-            text = name + (" " if fixed or rest else "") + PARAMETERS.join(
-                [*fixed, *(_choices(v) for v in rest)])
-            out.append((run[0][0], run[-1][0], text))
-        else:
-            out.extend(_grouped(list(run), depth + 1))
-        run.clear()
-
-    for number, (name, args) in numbered:
-        key = (name, len(args), args[:depth])
-        if run and (run[-1][1][0], len(run[-1][1][1]), run[-1][1][1][:depth]) != key:
-            flush()
-        run.append((number, (name, args)))
-    flush()
-    return out
-
-
-def compact_actions(actions: Sequence[str]) -> list:
-    """[(first, last, text)]: runs of legal actions that differ only in their
-    later arguments, e.g. (1, 48, 'place {6 17 29}, {(-1,0) (0,-1) (0,1) (1,0)}, {0 1 2 3}')
-    — the tiles, the cells, then the turns, when each goes with each; else one
-    line per tile (per first argument, and so on). The numbers of a run count
-    through the product in that order."""
-    numbered = [(i, _split(t)) for i, t in enumerate(actions, 1)]
-    return _grouped(numbered, 0)
-
-
 def action_forms(forms: dict, actions: Sequence[str]) -> Optional[Text]:
-    """'type: place TILE, AT, TURNS — e.g. place 6, (-1,0), 0' for the
+    """'type: put TILE, AT, TURNS — e.g. put 6, (-1,0), 0' for the
     actions on offer with parameters."""
     shown = []
     for name in _distinct(_split(t)[0] for t in actions):
@@ -266,23 +360,21 @@ def action_forms(forms: dict, actions: Sequence[str]) -> Optional[Text]:
     return Text("Type " + "; ".join(shown) + cells + ", or a number.")
 
 
-def actions_list(actions: Sequence[str], forms: Optional[dict] = None) -> Group:
-    width = len(str(len(actions)))
+IN_LINES = 6          # more legal actions than this are listed in columns
+
+
+def actions_list(actions: Sequence[str], forms: Optional[dict] = None,
+                 stepwise: bool = False) -> RenderableType:
+    """The legal actions numbered, in columns when they are many; or, too
+    many for a screen, to be chosen `stepwise` (`Choice`), the screen naming
+    each action and what its parameters may be."""
+    if stepwise:
+        return Choice.start(actions, forms)
+    number = len(str(len(actions)))
     hint = action_forms(forms or {}, actions)
-    if len(actions) > COMPACT:
-        groups = compact_actions(actions)
-        if len(groups) * 3 <= len(actions):
-            # Hundreds of placements: one line per run, {…} the values to pick from.
-            table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
-            table.add_column(justify="right", no_wrap=True)
-            table.add_column(overflow="fold")
-            for first, last, text in groups:
-                table.add_row(Text(f"{first}" if first == last else f"{first}–{last}"), Text(text))
-            title = Text(f"Legal actions ({len(actions)}), grouped: pick one value in each {{…}}")
-            return Group(title, *(t for t in (hint,) if t is not None), table)
-    items = [Text(f"  {i:>{width}}. {text}") for i, text in enumerate(actions, 1)]
+    items = [Text(f"  {i:>{number}}. {text}") for i, text in enumerate(actions, 1)]
     head = [Text("Legal actions:"), *(t for t in (hint,) if t is not None)]
-    if len(items) > LONG_LIST:
+    if len(items) > IN_LINES:
         # Many choices: in columns, read top to bottom, so they fit a screen.
         return Group(*head, Columns(items, column_first=True, padding=(0, 2)))
     return Group(*head, *items)
@@ -302,19 +394,21 @@ def _zone_title(zone: dict) -> str:
     return name
 
 
-def grid_sections(view: dict, actions: Sequence[str]) -> list:
-    """A titled GridView for each zone of the view that lies on a grid."""
+def grid_sections(view: dict, actions: Sequence[str], compact: bool = False,
+                  only: Optional[set] = None) -> list:
+    """A titled GridView for each zone of the view that lies on a grid
+    (of the zones named in `only`, when it is given)."""
     legal = legal_cells(actions)
     out = []
     for zone in view.get("zones") or []:
-        if zone.get("grid") is None:
+        if zone.get("grid") is None or only is not None and zone.get("name") not in only:
             continue
         name = _zone_title(zone)
         if zone.get("owner") is not None:
             name = f"{name} of {player_label(zone['owner'])}"
         note = " · north at the top" + (" · '· (x,y)': a legal action names that cell" if legal else "")
         out.append(Group(Text(name, style="bold") + Text(note, style="dim"),
-                         GridView(zone["grid"], legal)))
+                         GridView(zone["grid"], legal, compact=compact)))
     return out
 
 
@@ -324,33 +418,38 @@ def legal_names(actions: Sequence[str]) -> set:
     return {arg for t in actions for arg in _split(t)[1]}
 
 
-def hex_sections(view: dict, actions: Sequence[str]) -> list:
+def hex_sections(view: dict, actions: Sequence[str], compact: bool = False,
+                 only: Optional[set] = None) -> list:
     """A titled HexView for each zone of the view laid out as hexes."""
     legal = legal_names(actions)
     out = []
     for zone in view.get("zones") or []:
-        if zone.get("hexes") is None:
+        if zone.get("hexes") is None or only is not None and zone.get("name") not in only:
             continue
         name = _zone_title(zone)
         marked = legal & {h["piece"] for h in zone["hexes"]}
-        note = " · odd columns half a hex lower" + \
+        # (a compact map says in its key how its rows are laid out)
+        note = ("" if compact else " · odd columns half a hex lower") + \
             (" · '*': a legal action names that hex" if marked else "")
         out.append(Group(Text(name, style="bold") + Text(note, style="dim"),
-                         HexView(zone["hexes"], marked)))
+                         HexView(zone["hexes"], marked, compact=compact)))
     return out
 
 
-def board_sections(view: dict, actions: Sequence[str]) -> list:
+def board_sections(view: dict, actions: Sequence[str], compact: bool = False,
+                   only: Optional[set] = None) -> list:
     """A titled BoardView for each declared grid of the view."""
     legal = legal_cells(actions)
     out = []
     for board in view.get("grids") or ():
+        if only is not None and board.get("name") not in only:
+            continue
         marked = {(x, y) for x, y in legal
                   if 0 <= x < board["width"] and 0 <= y < board["height"]}
         note = f" · {board['width']} by {board['height']} · row 0 at the top" + \
             (f" · '{LEGAL_MARK}': a legal action names that cell" if marked else "")
         out.append(Group(Text(str(board["name"]), style="bold") + Text(note, style="dim"),
-                         BoardView(board, marked)))
+                         BoardView(board, marked, compact=compact)))
     return out
 
 
@@ -366,16 +465,174 @@ def on_maps(view: dict) -> tuple:
     return zones, kinds
 
 
+def boards(view: dict, actions: Sequence[str], compact: bool = False,
+           only: Optional[set] = None) -> list:
+    """Every board of the view, titled (those named in `only`, when it is
+    given): declared grids, zones on a grid, hex maps."""
+    return [*board_sections(view, actions, compact, only),
+            *grid_sections(view, actions, compact, only),
+            *hex_sections(view, actions, compact, only)]
+
+
+# -- details on request ------------------------------------------------------------
+def detail_names(view: dict) -> dict:
+    """What may be shown on its own, by its name in lower case: each zone
+    name, each type of component and each declared grid → (what, its name)."""
+    out: dict = {}
+    for zone in view.get("zones") or ():
+        out.setdefault(str(zone.get("name", "")).lower(), ("zone", zone.get("name")))
+    for kind, rows in (view.get("components") or {}).items():
+        if rows:
+            out.setdefault(str(kind).lower(), ("components", kind))
+    for board in view.get("grids") or ():
+        out.setdefault(str(board.get("name", "")).lower(), ("grid", board.get("name")))
+    return out
+
+
+def zone_details(view: dict, name, actions: Sequence[str] = ()) -> list:
+    """Everything about the zones called `name`: a row for each owner (or
+    `of` value) with all its cards, the viewer's own pieces drawn, and the
+    board it is laid out on, in full."""
+    zones = [z for z in view.get("zones") or () if z.get("name") == name]
+    listed = [z for z in zones if z.get("grid") is None and z.get("hexes") is None]
+    parts: list = []
+    table = zones_table(view, keep=lambda z: any(z is y for y in listed), title=str(name))
+    if table is not None:
+        parts.append(table)
+    parts += [Group(Text(title, style="bold"), drawing) for title, drawing in own_drawings(view)
+              if title == str(name)]
+    return parts + boards(view, actions, only={name})
+
+
+def own_zones(view: dict) -> list:
+    """The viewer's own zones in full, each with its pieces drawn."""
+    viewer = view.get("viewer")
+    table = zones_table(view, keep=lambda z: viewer is not None and z.get("owner") == viewer,
+                        title=f"Zones of {player_label(viewer)}")
+    if table is None:
+        return []
+    return [table, *(Group(Text(title, style="bold"), drawing)
+                     for title, drawing in own_drawings(view))]
+
+
+BUDGET = 40           # lines the compact screen keeps within, what is on request left out
+
+
 @dataclass
 class TableView:
-    """Everything on the table for one viewer, plus the numbered legal actions."""
+    """Everything on the table for one viewer, plus the legal actions.
+
+    Compact (the default), it aims at BUDGET lines: one row per zone name
+    with each owner's contents, the empty zones on one line, the variables
+    side by side, the boards one line per row; the viewer's own pieces drawn
+    and the tables of named components come on screen where the budget
+    allows, and the others are named as on request. Not compact, it shows
+    every zone, table and board in full."""
 
     view: dict
     actions: Sequence[str] = field(default_factory=tuple)
     forms: dict = field(default_factory=dict)   # action name -> its parameters' names
+    compact: bool = True
+    budget: int = BUDGET
+    # whether the actions are to be chosen step by step: None lets the
+    # screen decide (too many, or too tall for the budget), and once drawn
+    # it says what the screen showed
+    stepwise: Optional[bool] = None
 
-    def __rich__(self) -> RenderableType:
-        tables = [t for t in (zones_table(self.view), *component_tables(self.view),
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if not self.compact:
+            yield Group(*self.detailed(options.max_width))
+            return
+
+        def lines(parts: list) -> list:
+            return console.render_lines(Group(*parts), options, pad=False)
+
+        top = [header(self.view, compact=True)]
+        # The boards and the actions come out the same whatever else is on
+        # screen: drawn once, and counted once against the budget.
+        tail, later = self.settled_tail(lines, len(lines([*top, *self.middle((), (), [])])),
+                                        options.max_width)
+        drawings, tables = own_drawings(self.view), component_tables(self.view)
+
+        def middle(chosen: list) -> list:
+            shown = [t for t in tables if t in chosen]
+            return self.middle([d for d in drawings if d in chosen], shown,
+                               [f"show {kind}" for kind, t in tables if (kind, t) not in shown]
+                               + later)
+
+        def fits(chosen: list) -> bool:
+            return len(lines([*top, *middle(chosen)])) + len(tail) <= self.budget
+
+        chosen = [*drawings, *tables]
+        if chosen and not fits(chosen):
+            # What fits, in order: the viewer's own pieces drawn, then the tables.
+            chosen = []
+            for extra in (*drawings, *tables):
+                if fits([*chosen, extra]):
+                    chosen.append(extra)
+        yield from top
+        yield from middle(chosen)
+        for line in tail:
+            yield from line
+            yield Segment.line()
+
+    def settled_tail(self, lines, above: int, width: int) -> tuple:
+        """(the lines under the tables, what is left out of them to be
+        asked for): the actions chosen step by step when there are too many
+        for the screen or when that makes a screen too tall fit, and at the
+        end a board too tall for the screen left out, the outcome first."""
+        decide = self.stepwise is None
+        if decide:
+            self.stepwise = bool(self.actions) and step_by_step(self.actions, width)
+        tail = lines(self.tail())
+        if decide and self.actions and not self.stepwise and above + len(tail) > self.budget:
+            self.stepwise = True
+            steps = lines(self.tail())
+            if len(steps) < len(tail):
+                tail = steps
+            else:
+                self.stepwise = False
+        if self.view.get("outcome") and boards(self.view, ()) and \
+                above + len(tail) > self.budget:
+            return lines(self.tail(with_boards=False)), ["board"]
+        return tail, []
+
+    def middle(self, drawings: Sequence, tables: Sequence, hidden: Sequence[str]) -> list:
+        """The zones, the variables and the component tables on the compact
+        screen, with these drawings and tables, and how to see what is
+        `hidden` (the commands that show it)."""
+        view = self.view
+        parts: list = []
+        zones, empty = compact_zones(view, dict(drawings))
+        if zones is not None:
+            parts.append(zones)
+        # side by side where they fit: the empty zones' line, tables, variables
+        small = [t for t in (empty, *(table for _, table in tables),
+                             compact_player_variables(view), compact_variables(view))
+                 if t is not None]
+        if small:
+            parts.append(Columns(small, padding=(0, 4)))
+        if hidden:
+            parts.append(Text("On request: " + " · ".join(hidden), style="dim"))
+        return parts
+
+    def tail(self, with_boards: bool = True) -> list:
+        """The compact screen under the tables: boards, actions, outcome."""
+        view = self.view
+        actions = self.actions or view.get("actions") or ()
+        parts = boards(view, actions, compact=True) if with_boards else []
+        parts += [t for t in (used_text(view, compact=True),) if t is not None]
+        if self.actions:
+            parts.append(actions_list(self.actions, self.forms, self.stepwise))
+        if view.get("outcome"):
+            parts.append(OutcomeView.of(view["outcome"]))
+        return parts
+
+    def detailed(self, width: int) -> list:
+        """Every zone, component table and board in full."""
+        if self.stepwise is None:
+            self.stepwise = bool(self.actions) and step_by_step(self.actions, width)
+        tables = [t for t in (zones_table(self.view), *(t for _, t in component_tables(self.view)),
                               variables_table(self.view),
                               player_variables_table(self.view)) if t is not None]
         parts: list = [header(self.view)]
@@ -383,15 +640,13 @@ class TableView:
             # Side by side where the width allows: a whole table on one screen.
             parts.append(Columns(tables, padding=(0, 4)))
         actions = self.actions or self.view.get("actions") or ()
-        parts += board_sections(self.view, actions)
-        parts += grid_sections(self.view, actions)
-        parts += hex_sections(self.view, actions)
+        parts += boards(self.view, actions)
         parts += [t for t in (used_text(self.view), pending_text(self.view)) if t is not None]
         if self.actions:
-            parts.append(actions_list(self.actions, self.forms))
+            parts.append(actions_list(self.actions, self.forms, self.stepwise))
         if self.view.get("outcome"):
             parts.append(OutcomeView.of(self.view["outcome"]))
-        return Group(*parts)
+        return parts
 
 
 def _by_player(value) -> list:

@@ -1,8 +1,14 @@
 """The interactive table: a thin shell over the engine for `rulebook play`.
 
-It shows the deciding player what that player may see (`game.view`), lists
-the legal actions by number, and reads a number, an action's text or a
-command (`undo`, `log`, `save FILE`, `load FILE`, `help`, `quit`). The game
+It shows the deciding player what that player may see (`game.view`) on one
+compact screen — every other player's last action, the table, the legal
+actions — and reads a number, an action's text or a command (`undo`, `log`,
+`save FILE`, `load FILE`, `board`, `hand`, `show NAME`, `table`, `rules`,
+`help`, `quit`). The details the compact screen leaves out come on request
+(`board`, `hand`, `show NAME`, `table full`) without redrawing the table.
+A list of legal actions too long for the screen is chosen step by step
+(`choosing`): the action's name, then each parameter's value, each from a
+short list on screen, until one action is left, which is played. The game
 itself stays in the engine: the REPL only keeps the list of states and
 actions so far, which gives undo, the log and saves for free.
 
@@ -33,14 +39,17 @@ import shlex
 from pathlib import Path
 from typing import Callable, Optional
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markdown import Markdown
 
-from ..errors import CommandError, RulebookError, SaveError
+from ..errors import ActionError, CommandError, RulebookError, SaveError, UnknownAction
+from ..errors import did_you_mean
 from ..errors import render as render_error
 from ..runtime.saved import shown
 from ..ai.players import make_player
-from .render import TableView, action_forms, player_label
+from .choosing import Choice
+from .render import (TableView, action_forms, boards, component_table, detail_names,
+                     own_zones, player_label, zone_details)
 from .rules import rules_text
 from .savefile import SAVE_FORMAT, SAVE_VERSION, SEEDS, read_save, same_file
 
@@ -49,9 +58,16 @@ MAX_FAILURES = 3                # unexpected errors in a row, with no input betw
 HELP = """\
 Type the number of a legal action, or its text as listed after the number.
 Parameters go with ', ' between them, a cell as (x,y): 'NAME A, (1,0), 2'.
-A long list comes grouped: '{a b}' is a or b. 'NAME {A B}, {(0,1) (1,0)}'
-lists NAME A, (0,1) … NAME B, (1,0), numbered in that order.
+A list too long for the screen is chosen step by step: type an action's name
+(or its number, or the start of its text) and the screen lists what the next
+parameter may be, numbered; type a number or a value, again, until one action
+is left, which is played. 'back' goes back a step, an empty line leaves the
+choice. A whole action typed at once is played at once.
 Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the same name):
+  board       every board in full
+  hand        your own zones in full, with your pieces drawn
+  show NAME   one zone (each player's), one table of components or one board, in full
+  table       the table again (after board, hand, show or help); 'table full': every detail
   undo        take back everything since your previous decision (AI moves included)
   log         the actions so far, as you may see them
   save FILE   write the game to FILE (JSON)
@@ -62,6 +78,7 @@ Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the
 
 END_HELP = """The game is over. Commands:
   log         the actions of the game
+  board       every board in full; show NAME: one zone, table or board; table: the end again
   save FILE   write the game to FILE (JSON)
   new         a new game with the same players and the next seed
   quit        leave"""
@@ -117,9 +134,12 @@ class Repl:
         # each action's parameters by name, to show how an action is typed
         self.forms = {a["name"]: [p["name"] for p in a.get("params") or ()]
                       for a in game.ir["actions"]}
+        self.choice: Optional[Choice] = None   # a long list being chosen step by step
+        self.stepwise = False                  # whether the screen offers the list so
         self.commands = {"undo": self.undo, "log": self.log, "save": self.save,
                          "load": self.load, "help": self.help, "rules": self.rules,
-                         "quit": self.quit, "exit": self.quit}
+                         "board": self.board, "hand": self.hand, "show": self.show_detail,
+                         "table": self.table, "quit": self.quit, "exit": self.quit}
 
     # -- the loop -------------------------------------------------------------
     def seat_ai(self, ai: dict) -> None:
@@ -174,12 +194,14 @@ class Repl:
         self.hand_over(player)
         if self.stale:
             self.show(player)
-        self.handle(self.read(f"{player_label(player)}> "), player)
+        chosen = f" {self.choice.prompt_text()}" if self.choice is not None else ""
+        self.handle(self.read(f"{player_label(player)}{chosen}> "), player)
 
     def after_the_end(self) -> None:
         """The game is over: log, save, a new game (returns) or quit."""
         self.say("Type 'log', 'save FILE', 'new' or 'quit'.")
-        commands = {name: self.commands[name] for name in ("log", "save", "quit", "exit")}
+        commands = {name: self.commands[name]
+                    for name in ("log", "save", "board", "hand", "show", "table", "quit", "exit")}
         commands["help"] = lambda _: self.say(END_HELP)
         while True:
             word, _, rest = self.read("game over> ").strip().partition(" ")
@@ -192,7 +214,7 @@ class Repl:
             command = commands.get(word)
             if command is None:
                 self.error(CommandError(f"'{shown(word)}' is not a command after the end",
-                                        hint="log, save FILE, new or quit"))
+                                        hint="log, save FILE, board, show NAME, new or quit"))
                 continue
             self.attempt(command, rest.strip())
 
@@ -318,16 +340,71 @@ class Repl:
         return False
 
     def handle(self, line: str, player: int) -> None:
-        """One line of input: a command, or an action for `player`."""
+        """One line of input: a command, a step of a choice, or an action for `player`."""
         line = line.strip()
+        word, _, rest = line.partition(" ")
+        word = word.lower().lstrip(":")
+        if self.choice is not None and (not line or word == "back"):
+            self.step_back(to_start=not line)
+            return
         if not line:
             return
-        word, _, rest = line.partition(" ")
-        command = self.commands.get(word.lower().lstrip(":"))
+        command = self.commands.get(word)
         if command is not None:
             self.attempt(command, rest.strip())
         else:
-            self.attempt(lambda: self.play(self.game.parse_action(self.state, player, line)))
+            self.attempt(self.act, line, player)
+
+    def act(self, line: str, player: int) -> None:
+        """Plays the action `line` names; in a long list, `line` may be a
+        step of the choice (`choosing`), which is then shown, or the last."""
+        if self.choice is None and not self.stepwise:
+            self.play(self.game.parse_action(self.state, player, line))
+            return
+        choice = self.choice or Choice.start(
+            [str(a) for a in self.game.legal_actions(self.state, player)], self.forms)
+        narrowed = choice.narrow(line)
+        if narrowed is None:
+            # not a step: the whole action, spelled another way the engine reads
+            self.play(self.parse_instead(choice, line, player))
+        elif narrowed.done is not None:
+            self.choice = None
+            action = self.game.parse_action(self.state, player, narrowed.done)
+            self.say(f"{player_label(player)} plays: {action}")
+            self.play(action)
+        else:
+            self.choice = narrowed
+            self.console.print(narrowed)
+
+    def parse_instead(self, choice: Choice, line: str, player: int):
+        """The action `line` names when it is no step of `choice`: typed whole,
+        or ending the part chosen so far. A refusal the engine explains by a
+        rule is shown so; else the choice's own, with its options."""
+        if not choice.depth:
+            return self.game.parse_action(self.state, player, line)
+        try:
+            return self.game.parse_action(self.state, player, line)
+        except ActionError:
+            pass
+        try:
+            return self.game.parse_action(self.state, player, choice.joined(line))
+        except UnknownAction:
+            raise choice.refusal(line) from None
+
+    def step_back(self, to_start: bool) -> None:
+        """`back`: the step before (the whole list before the first); an empty
+        line: the whole list."""
+        previous = None if to_start else self.choice.previous
+        if previous is not None and previous.previous is not None:
+            self.choice = previous
+            self.console.print(previous)
+            return
+        root = self.choice
+        while root.previous is not None:
+            root = root.previous
+        self.choice = None
+        self.say(f"Back to all {len(root.left)} legal actions.")
+        self.console.print(root)
 
     def play(self, action) -> None:
         self.states.append(self.game.apply(self.state, action))
@@ -374,8 +451,11 @@ class Repl:
         last = self.last_moves(player)
         if last:
             self.say("Last moves: " + " · ".join(last))
-        self.console.print(TableView(view, [str(a) for a in actions], self.forms))
+        table = TableView(view, [str(a) for a in actions], self.forms)
+        self.console.print(table)
         self.stale = False
+        self.choice = None
+        self.stepwise = table.stepwise
 
     def last_moves(self, viewer: int) -> list:
         """Every other player's latest action, as `viewer` may see it, in
@@ -417,6 +497,72 @@ class Repl:
         """The rules for players (docs/games/); the game's view comes back after."""
         self.console.print(Markdown(rules_text(self.rulebook)))
         self.stale = True
+
+    # -- details on request: printed under the table, which stays as it was -----
+    def seen(self) -> tuple:
+        """(the view of the player at the device, the legal actions' texts
+        when that player is to move): what the details are drawn from."""
+        over = self.game.outcome(self.state) is not None
+        viewer = (self.humans[0] if len(self.humans) == 1 else None) if over else self.shown_to
+        view = self.game.view(self.state, viewer)
+        to_move = viewer is not None and not over and viewer in self.game.to_move(self.state)
+        actions = [str(a) for a in self.game.legal_actions(self.state, viewer)] if to_move else []
+        return view, actions
+
+    def board(self, _arg: str) -> None:
+        view, actions = self.seen()
+        drawn = boards(view, actions)
+        if not drawn:
+            raise CommandError("this game has no board",
+                               hint="'hand', 'show NAME' or 'table full' show the rest")
+        self.console.print(Group(*drawn))
+
+    def hand(self, _arg: str) -> None:
+        view, _ = self.seen()
+        parts = own_zones(view)
+        if not parts:
+            who = "a spectator" if view.get("viewer") is None else player_label(view["viewer"])
+            raise CommandError(f"{who} has no zones of their own",
+                               hint="'show NAME' shows any zone")
+        self.console.print(Group(*parts))
+
+    def show_detail(self, arg: str) -> None:
+        """`show NAME`: one zone with each owner's, one table of components or
+        one board, in full."""
+        view, actions = self.seen()
+        names = detail_names(view)
+        if not arg:
+            raise CommandError("show needs the name of a zone, a table or a board",
+                               hint="show NAME, one of: " + ", ".join(sorted(names)))
+        found = names.get(arg.lower())
+        if found is None:
+            raise CommandError(f"there is no zone, table or board '{shown(arg)}'",
+                               code="command/unknown-name",
+                               hint=did_you_mean(arg.lower(), names)
+                               or "one of: " + ", ".join(sorted(names)))
+        what, name = found
+        if what == "components":
+            self.console.print(component_table(view, name))
+        elif what == "grid":
+            self.console.print(Group(*boards(view, actions, only={name})))
+        else:
+            self.console.print(Group(*zone_details(view, name, actions)))
+
+    def table(self, arg: str) -> None:
+        """The table again (the next prompt redraws it); `table full`: every
+        zone, table and board in full."""
+        if arg.lower() not in ("", "full"):
+            raise CommandError(f"'table {shown(arg)}' is not a command",
+                               hint="'table' or 'table full'")
+        if self.game.outcome(self.state) is not None:
+            view, _ = self.seen()
+            self.console.print(TableView(view, compact=not arg))
+        elif arg:
+            view, actions = self.seen()
+            self.console.print(TableView(view, actions, self.forms, compact=False,
+                                         stepwise=self.stepwise))
+        else:
+            self.stale = True
 
     def undo(self, _arg: str) -> None:
         """Back to the latest earlier state where a human decided."""
