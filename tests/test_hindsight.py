@@ -233,3 +233,44 @@ def test_the_ids_a_reveal_keeps_for_the_log_stay_out_of_every_view(hanamikoji):
         view = hanamikoji.view(state, viewer)
         assert view["events"] and all("pieces" not in e for e in view["events"])
         assert all("pieces" not in e for e in view["info"]["events"])
+
+
+def _log_session(name, seed, lines, width, tmp_path):
+    """What the table prints for `lines` typed after the end of a seeded
+    random game, P0 at the device."""
+    import io
+    from rich.console import Console
+    from interpreter.terminal.repl import Quit, Repl
+
+    game = load_rulebook(name)
+    states, actions = played(game, game.max_players, seed)
+    out = io.StringIO()
+    typed = iter([*lines, "quit", "no"])
+    repl = Repl(game, players=game.max_players, seed=seed, input_fn=lambda prompt: next(typed),
+                console=Console(file=out, width=width, color_system=None),
+                ai={p: "random" for p in range(1, game.max_players)}, save_dir=str(tmp_path))
+    repl.states, repl.actions, repl.shown_to = states, actions, 0
+    with pytest.raises(Quit):
+        repl.after_the_end()
+    return actions, out.getvalue()
+
+
+def test_the_tables_log_reads_with_hindsight(tmp_path):
+    actions, text = _log_session("hanamikoji", 3, ["log"], 120, tmp_path)
+    secrets = [f"P1: {a}" for a in actions if a.player == 1 and a.name == "secret"]
+    assert secrets and all(s in text for s in secrets)          # revealed at the round's end
+    assert "P1: trade_off ?" in text
+
+
+def test_the_tables_log_shows_the_latest_that_fit_a_screen_or_all(tmp_path):
+    from interpreter.terminal.repl import LOG_ROWS
+
+    actions, text = _log_session("othello", 1, ["log", "log all", "log everything"], 30,
+                                 tmp_path)
+    assert len(actions) > LOG_ROWS
+    short, every = text.split("log all' for every one):\n", 1)[1].split(" 1. P0: ", 1)
+    assert f"The last {LOG_ROWS} of {len(actions)} actions" in text
+    assert len(short.splitlines()) == LOG_ROWS                  # one column of the latest
+    assert f"{len(actions)}. " in short and f"{len(actions) - LOG_ROWS}. " not in short
+    assert f"{len(actions)}. " in every                          # 'log all': every one
+    assert "error[command/usage]" in text                        # 'log everything'

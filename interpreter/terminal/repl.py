@@ -39,7 +39,9 @@ import shlex
 from pathlib import Path
 from typing import Callable, Optional
 
+from rich.columns import Columns
 from rich.console import Console, Group
+from rich.text import Text
 from rich.markdown import Markdown
 
 from ..errors import ActionError, CommandError, RulebookError, SaveError, UnknownAction
@@ -48,11 +50,13 @@ from ..errors import render as render_error
 from ..runtime.saved import shown
 from ..ai.players import make_player
 from .choosing import Choice
-from .render import (TableView, action_forms, boards, component_table, detail_names,
+from .render import (BUDGET, TableView, action_forms, boards, component_table, detail_names,
                      own_zones, player_label, zone_details)
 from .rules import rules_text
 from .savefile import SAVE_FORMAT, SAVE_VERSION, SEEDS, read_save, same_file
 
+SCREEN = 45                     # lines of the terminal a screen is made for
+LOG_ROWS = 36                   # rows of the log a screen shows, in columns
 MAX_FAILURES = 3                # unexpected errors in a row, with no input between, end a session
 
 HELP = """\
@@ -69,7 +73,8 @@ Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the
   show NAME   one zone (each player's), one table of components or one board, in full
   table       the table again (after board, hand, show or help); 'table full': every detail
   undo        take back everything since your previous decision (AI moves included)
-  log         the actions so far, as you may see them
+  log         the actions so far, as you may see them (a hidden one in full once it
+              is revealed to you); the latest that fit the screen, 'log all' for all
   save FILE   write the game to FILE (JSON)
   load FILE   continue a game saved with 'save' (or start with: rulebook play --load FILE)
   rules       the rules of the game, for players
@@ -77,7 +82,7 @@ Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the
   quit        leave the game (offers to save it first)"""
 
 END_HELP = """The game is over. Commands:
-  log         the actions of the game
+  log         the actions of the game ('log all': every one)
   board       every board in full; show NAME: one zone, table or board; table: the end again
   save FILE   write the game to FILE (JSON)
   new         a new game with the same players and the next seed
@@ -134,6 +139,7 @@ class Repl:
         # each action's parameters by name, to show how an action is typed
         self.forms = {a["name"]: [p["name"] for p in a.get("params") or ()]
                       for a in game.ir["actions"]}
+        self.moves: Optional[tuple] = None     # (player, texts): an AI's moves not yet printed
         self.choice: Optional[Choice] = None   # a long list being chosen step by step
         self.stepwise = False                  # whether the screen offers the list so
         self.commands = {"undo": self.undo, "log": self.log, "save": self.save,
@@ -235,6 +241,7 @@ class Repl:
         return self.game.to_move(state)[0]
 
     def read(self, prompt: str) -> str:
+        self.flush_moves()
         try:
             line = self.input_fn(prompt)
         except EOFError:
@@ -423,8 +430,23 @@ class Repl:
         action = self.bots[player].act(self.game, self.game.view(self.state, player),
                                        self.game.legal_actions(self.state, player))
         viewer = self.humans[0] if len(self.humans) == 1 else None
-        self.say(f"{player_label(player)} (AI) plays: {action.text_for(viewer)}")
+        self.narrate(player, action.text_for(viewer))
         self.play(action)
+
+    def narrate(self, player: int, text: str) -> None:
+        """An AI's move, printed with the moves it makes next in a row, on
+        one line: a turn of many steps reads as one turn."""
+        if self.moves is not None and self.moves[0] == player:
+            self.moves[1].append(text)
+        else:
+            self.flush_moves()
+            self.moves = (player, [text])
+
+    def flush_moves(self) -> None:
+        if self.moves is not None:
+            player, texts = self.moves
+            self.moves = None
+            self.say(f"{player_label(player)} (AI) plays: " + " · ".join(texts))
 
     # -- what is on screen ----------------------------------------------------
     def hand_over(self, player: int) -> None:
@@ -448,31 +470,48 @@ class Repl:
             for event in view["events"]:
                 if "to" in event:           # told to this player alone
                     self.say(event["text"])
+        self.flush_moves()
         last = self.last_moves(player)
+        above = 0
         if last:
-            self.say("Last moves: " + " · ".join(last))
-        table = TableView(view, [str(a) for a in actions], self.forms)
+            text = printable("Last moves: " + "; ".join(last))
+            above = -(-len(text) // max(1, self.console.width))
+            self.say(text)
+        # the last moves, the table and the prompt make one screen
+        table = TableView(view, [str(a) for a in actions], self.forms,
+                          budget=min(BUDGET, SCREEN - 1 - above))
         self.console.print(table)
         self.stale = False
         self.choice = None
         self.stepwise = table.stepwise
 
     def last_moves(self, viewer: int) -> list:
-        """Every other player's latest action, as `viewer` may see it, in
-        seat order: what happened since the viewer last decided stays on
-        screen, however long the table above it."""
-        latest: dict = {}
-        for action in self.actions:
+        """What every other player did since the viewer last decided (or, if
+        nothing, their latest action), as the viewer may read it now, in seat
+        order: it stays on screen, right above the table, however long the
+        story printed before it."""
+        if not self.actions:
+            return []
+        texts = self.game.log(self.states, self.actions, viewer)
+        start = max((k + 1 for k, a in enumerate(self.actions) if a.player == viewer), default=0)
+        since: dict = {}        # player -> what they did since the viewer decided
+        latest: dict = {}       # player -> their latest action
+        for k, action in enumerate(self.actions):
             if action.player != viewer:
-                latest[action.player] = action
-        return [f"{player_label(p)}: {latest[p].text_for(viewer)}" for p in sorted(latest)]
+                latest[action.player] = texts[k]
+                if k >= start:
+                    since.setdefault(action.player, []).append(texts[k])
+        return [f"{player_label(p)}: {' · '.join(since.get(p) or [latest[p]])}"
+                for p in sorted(latest)]
 
     def show_end(self) -> None:
         # The view at the end carries the outcome (scores, ranking, winners).
         viewer = self.humans[0] if len(self.humans) == 1 else None
+        self.flush_moves()
         self.console.print(TableView(self.game.view(self.state, viewer)))
 
     def say(self, text: str) -> None:
+        self.flush_moves()
         # markup off: card names and codes such as "error[action/unknown]"
         # must print as they are.
         self.console.print(printable(text), markup=False, highlight=False)
@@ -576,15 +615,31 @@ class Repl:
                 return
         raise CommandError("nothing to undo")
 
-    def log(self, _arg: str) -> None:
-        # Shown as the player at the device may see it: hidden moves stay hidden.
+    def log(self, arg: str) -> None:
+        """The actions so far as the player at the device may read them now
+        (a hidden move in full once the table revealed it: `Game.log`), in
+        columns, read down; the latest that fit a screen, or all of them
+        with 'log all'."""
         viewer = self.shown_to
+        if arg.strip().lower() not in ("", "all"):
+            raise CommandError(f"'log {shown(arg, 40)}' is not a log command",
+                               code="command/usage", hint="log, or log all")
         if not self.actions:
             self.say("No actions yet.")
             return
-        width = len(str(len(self.actions)))
-        for i, action in enumerate(self.actions, 1):
-            self.say(f"{i:>{width}}. {player_label(action.player)}: {action.text_for(viewer)}")
+        texts = self.game.log(self.states, self.actions, viewer)
+        width = len(str(len(texts)))
+        items = [f"{i:>{width}}. {player_label(a.player)}: {text}"
+                 for i, (a, text) in enumerate(zip(self.actions, texts), 1)]
+        if arg.strip().lower() != "all":
+            columns = max(1, self.console.width // (max(map(len, items)) + 2))
+            fit = columns * LOG_ROWS
+            if len(items) > fit:
+                self.say(f"The last {fit} of {len(items)} actions ('log all' for every one):")
+                items = items[-fit:]
+        self.flush_moves()
+        self.console.print(Columns([Text(printable(i)) for i in items], column_first=True,
+                                   padding=(0, 2)))
 
     def save(self, path: str) -> None:
         """Writes the game to `path`: the seed and the history that replays
