@@ -130,7 +130,7 @@ def test_a_stuck_choice_names_its_label_and_its_name():
     assert info.value.code == "rule/stuck" and info.value.span.line == 17
 
 
-def test_samurai_asks_in_words_and_its_actions_read_as_before():
+def test_samurai_asks_in_words_and_its_actions_name_what_is_chosen():
     g = load_rulebook("samurai")
     s = g.new_game(players=2, seed=1)
     assert g.view(s, 0)["pending"]["label"] == "choose a tile to keep"
@@ -139,10 +139,10 @@ def test_samurai_asks_in_words_and_its_actions_read_as_before():
         s = g.apply(s, g.legal_actions(s, p)[0])
     assert g.view(s, 0)["pending"]["label"] == "choose a settlement for a caste marker"
     texts = [str(a) for a in g.legal_actions(s, 0)]
-    assert texts and all(t.startswith("s ") for t in texts)
+    assert texts and all(t.startswith("settlement ") for t in texts)
     s = g.apply(s, g.parse_action(s, 0, texts[0]))
     assert g.view(s, 0)["pending"]["label"] == "choose the caste marker to put there"
-    assert all(str(a).startswith("m ") for a in g.legal_actions(s, 0))
+    assert all(str(a).startswith("caste_marker ") for a in g.legal_actions(s, 0))
 
 
 @pytest.mark.parametrize("rulebook", ["hanamikoji", "hearts", "lanterns", "samurai"])

@@ -539,7 +539,7 @@ def test_SM_E7_result(game):
 
 # == recorded playouts ===========================================================================
 
-SETUP_DECISIONS = {"keep", "s", "m"}
+SETUP_DECISIONS = {"keep", "settlement", "caste_marker"}
 
 
 class Playout:
@@ -828,9 +828,9 @@ def test_SM_S7_S8_D1_markers_placed_in_turn(playouts):
         g, n = po.g, po.n
         placers, kinds = [], []
         for s, a, nxt in po.steps():
-            if a.name == "s":
+            if a.name == "settlement":
                 placers.append(a.player)
-                offered = [t[2:] for t in texts_of(g, s, a.player)]
+                offered = [t.split(" ", 1)[1] for t in texts_of(g, s, a.player)]
                 full = all(sum(markers_at(g, s, h).values()) == 2 for h in range(174)
                            if static(g, n, "settlement", h) == "city"
                            and static(g, n, "min_players", h) <= n)
@@ -840,9 +840,9 @@ def test_SM_S7_S8_D1_markers_placed_in_turn(playouts):
                     h = next(h for h in range(174) if hx(h) == t)
                     assert static(g, n, "settlement", h) == kind
                     assert sum(markers_at(g, s, h).values()) < static(g, n, "size", h)
-            if a.name == "m":
+            if a.name == "caste_marker":
                 at = next(h for h in range(174) if markers_at(g, nxt, h) != markers_at(g, s, h))
-                offered = {t[2:] for t in texts_of(g, s, a.player)}
+                offered = {t.split(" ", 1)[1] for t in texts_of(g, s, a.player)}
                 assert offered == set(names(g, s, "supply")) - set(markers_at(g, s, at))
         villages, cities = SETTLEMENTS[n]
         assert placers == [k % n for k in range(len(placers))]
@@ -1043,7 +1043,7 @@ def test_SM_D1_seat_0_starts(game):
                     s = game.apply(s, game.legal_actions(s, p)[0])
                     if game.to_move(s) == ():
                         break
-            assert game.to_move(s) == (0,) and deciding(game, s) == {"s"}
+            assert game.to_move(s) == (0,) and deciding(game, s) == {"settlement"}
             assert setup_done(game, n, seed).turn >= 1
 
 
