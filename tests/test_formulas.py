@@ -118,6 +118,14 @@ ARITHMETIC = rows(
     ("7 % 3", 1),
     ("-7 % 3", 2),
     ("-(2 + 3)", -5),
+    ("-counter", -7),
+    ("-first(deck)", Static("rulebook/type")),   # not the engine's number for the card
+    ("-players[1]", Static("rulebook/type")),    # a player is a seat, not a number
+    ("-nobody", Static("rulebook/type")),
+    ("-yes", Static("rulebook/type")),
+    ("not first(deck)", Static("rulebook/type")),
+    ("not 3", Static("rulebook/type")),
+    ("not players[1]", Static("rulebook/type")),
     ("10 - -3", 13),
     ("1 // 0", Runtime),
     ("5 % 0", Runtime),

@@ -353,7 +353,8 @@ class Compiler:
         a, b = family(want), family(value.type)
         if a and b and a != b and not {a, b} <= {"player", "number"}:
             self.ex.type_error(f"sets {describe(want)} to {describe(value.type)}", s)
-        return st.SetSlot(s["at"], self.slot(s["target"], scope), value.fn, False)
+        seats = st.seat_check(self.n) if want == PLAYER else None
+        return st.SetSlot(s["at"], self.slot(s["target"], scope), value.fn, False, seats)
 
     def s_grant(self, s, scope):
         return self._permission(s, scope, st.Permission.GRANT)

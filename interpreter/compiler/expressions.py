@@ -408,7 +408,15 @@ class ExprCompiler(Shortcuts):
         return Compiled(lambda s, env: not f(s, env), BOOL, e["at"], strict_bool=True)
 
     def e_negate(self, e, scope):
-        f = self.compile(e["operand"], scope).fn
+        operand = self.compile(e["operand"], scope)
+        if family(operand.type) not in (None, NUMBER):
+            # a component or a player is a number at run time: its negation
+            # would order by the engine's own numbering
+            self.type_error(f"'-' negates a number, not {describe(operand.type)}", e,
+                            hint="a player is a seat: negate a number of theirs, e.g. -coins(p)"
+                            if operand.type == PLAYER else
+                            "negate a number about it, e.g. -c.value")
+        f = operand.fn
         return Compiled(lambda s, env: -f(s, env), NUMBER, e["at"])
 
     def e_compare(self, e, scope):

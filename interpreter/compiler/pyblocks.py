@@ -199,6 +199,8 @@ class RunCompiler:
             self.emit(depth, f"s.vars[{self.slot(s['target'], env)}] += {t}", sid)
             return
         value = self.copied(s["value"], env, depth, sid)      # (Python works it out first)
+        if x.seats is not None:                                # a player: one of the seats
+            value = f"{self.mod.constant(x.seats)}({value})"
         self.emit(depth, f"s.vars[{self.slot(s['target'], env)}] = {value}", sid)
 
     def slot(self, target, env) -> str:

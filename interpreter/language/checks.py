@@ -20,6 +20,9 @@ from typing import Iterable
 
 from . import files, flow
 from ..stdlib.builtins import AGGREGATES, CONSTANTS, FUNCTIONS
+
+# an aggregate called on numbers one by one: the builtin that means that
+_PAIRWISE = {"max": "larger", "min": "smaller"}
 from .checks_declarations import DeclarationChecks
 from .checks_drawings import DrawingChecks
 from ..errors import (span_at, DuplicateName, FormulaTooLarge, InvalidDeclaration, LimitExceeded,
@@ -686,8 +689,10 @@ class Checker(DeclarationChecks, DrawingChecks):
                         else f"{b.min_args} to {b.max_args} arguments")
                 self.error(WrongArity, f"'{fn}' takes {want}, got {len(args)}", e["at"], hint=b.doc)
         elif fn in AGGREGATES:
+            pairwise = _PAIRWISE.get(fn) if len(args) >= 2 else None
             self.error(WrongArity, f"'{fn}' is written {fn}(x in COLLECTION where …)", e["at"],
-                       hint=AGGREGATES[fn])
+                       hint=f"of the numbers given, write {pairwise}({', '.join('…' for _ in args)})"
+                       f"; {fn}(…) is {AGGREGATES[fn]}" if pairwise else AGGREGATES[fn])
         elif kind is not None:
             self.error(WrongType, f"'{fn}' is a {kind.replace('_', ' ')}, not a function", e["fn_at"],
                        hint=f"write just '{fn}'")

@@ -381,15 +381,33 @@ class RevealPicks(Reveal):
                              "text": f"revealed {self.name}: {told}"})
 
 
-class SetSlot(Stmt):
-    __slots__ = ("slot", "value", "add")
+def seat_check(n: int):
+    """value -> value, for a `set` of something that holds a player: a seat
+    of this game or none, else a rule error (at the `set`, which the machine
+    adds) — never a game that runs on with a player who is not there."""
+    def checked(v):
+        if v is None or (type(v) is int and 0 <= v < n):
+            return v
+        what = f"P{v}" if type(v) is int else ("yes" if v is True else "no" if v is False
+                                                 else repr(v))
+        raise RuleError(f"{what} is not a player of this game (P0 to P{n - 1})",
+                        hint="a player is a seat from 0 to the number of players - 1, or "
+                             "none: compute it with players[…], next_player(…) or random(players)")
+    return checked
 
-    def __init__(self, at, slot, value, add):
+
+class SetSlot(Stmt):
+    __slots__ = ("slot", "value", "add", "seats")
+
+    def __init__(self, at, slot, value, add, seats=None):
         self.at, self.slot, self.value, self.add = at, slot, value, add
+        self.seats = seats          # seat_check(n) when the slot holds a player
 
     def run(self, m, s, f):
         env = f[2]
         v = self.value(s, env)
+        if self.seats is not None:
+            v = self.seats(v)
         i = self.slot(s, env)
         if self.add:
             s.vars[i] = s.vars[i] + v
