@@ -108,8 +108,10 @@ def test_a_cell_off_the_grid_is_a_runtime_error_naming_cell_and_grid(statement, 
         run(text)
     err = info.value
     assert err.code == "rule/runtime"
-    assert (err.span.line, err.span.column) == place(text, statement, statement)
+    # at the read or the write of the cell, with a hint to guard it
+    assert (err.span.line, err.span.column) == place(text, statement, "ground(")
     assert shown in err.message and "'board'" in err.message
+    assert "contains(board, c)" in err.hint
 
 
 CARD = "component card\n  | value |\n  | 1     |\n"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..runtime import decisions as dc
 from ..runtime import statements as st
-from ..errors import FORMULA_ERRORS, RuleError, RulebookErrors, as_rule_error
+from ..errors import FORMULA_ERRORS, RuleError, RulebookErrors, as_rule_error, span_at
 from ..stdlib.builtins import FUNCTIONS
 from ..runtime.choices import key_function
 from .compiled import Compiled
@@ -296,7 +296,8 @@ class Compiler:
         if index in self.lay.grids:
             compiled = self.expr(e["args"][0], scope)
             self.ex.check_cell(compiled, e["fn"], index, e)
-            arg, positions = compiled.fn, self.lay.grids[index].positions
+            arg = compiled.fn
+            positions = self.lay.grids[index].positions_at(span_at(self.ir["file"], e["at"]))
             return lambda s, env: base + positions[arg(s, env)]
         arg = self.fn(e["args"][0], scope)
         offset = 0 if index == "player" else self.lay.types[index][0]

@@ -206,7 +206,8 @@ class ExprCompiler(Shortcuts):
         if ref == "variable" and lay.variables[fn].index in lay.grids:
             v = lay.variables[fn]
             self.check_cell(args[0], fn, v.index, e)
-            base, a0, positions = v.base, afns[0], lay.grids[v.index].positions
+            base, a0 = v.base, afns[0]
+            positions = lay.grids[v.index].positions_at(span_at(self.ir["file"], e["at"]))
             n0 = args[0].local
             if n0 is not None:               # the common V(c) of an element
                 return Compiled(lambda s, env: s.vars[base + positions[env[n0]]], v.type, e["at"])

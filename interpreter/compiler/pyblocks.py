@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 
+from ..errors import span_at
 from ..runtime import statements as st
 from .pysource import PyFormulas, _TooDeep
 
@@ -215,7 +216,8 @@ class RunCompiler:
             return str(v.base)
         arg = self.expr(target["args"][0], env)
         if v.index in lay.grids:
-            return f"{v.base} + {self.mod.constant(lay.grids[v.index].positions)}[{arg}]"
+            positions = lay.grids[v.index].positions_at(span_at(self.m.file, target["at"]))
+            return f"{v.base} + {self.mod.constant(positions)}[{arg}]"
         offset = v.base - (0 if v.index == "player" else lay.types[v.index][0])
         return f"{offset} + {arg}" if offset >= 0 else f"{arg} - {-offset}"
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from ..errors import span_at
 from ..language import flow
 from ..stdlib.builtins import FUNCTIONS
 from .aggregates import PAIRED as _PAIRED
@@ -378,7 +379,8 @@ class PyFormulas:
         if ref == "variable":
             v = lay.variables[fn]
             if v.index in lay.grids:
-                positions = self.mod.constant(lay.grids[v.index].positions)
+                positions = self.mod.constant(lay.grids[v.index].positions_at(
+                    span_at(self.ex.ir["file"], e["at"])))
                 return Code(f"s.vars[{_plus(v.base, f'{positions}[{args[0].src}]')}]")
             offset = v.base - (0 if v.index == "player" else lay.types[v.index][0])
             return Code(f"s.vars[{_plus(offset, args[0].src)}]")

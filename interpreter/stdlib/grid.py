@@ -135,22 +135,31 @@ class Bounded:
     def position(self, c) -> int:
         return self.positions[c]
 
+    def positions_at(self, span) -> "_Positions":
+        """The positions for one read or `set` of the rulebook, at `span`: a
+        cell off the grid is a rule error there (in a define, at the define's
+        read, not at the statement that called it), with a hint to guard it."""
+        return _Positions(self, span)
+
 
 class _Positions(dict):
     """cell -> position in a grid's list; looking up a cell off the grid
     raises the rule error that says so (a plain dict lookup otherwise)."""
 
-    __slots__ = ("grid",)
+    __slots__ = ("grid", "span")
 
-    def __init__(self, grid: "Bounded"):
+    def __init__(self, grid: "Bounded", span=None):
         super().__init__((c, k) for k, c in enumerate(grid.cells))
-        self.grid = grid
+        self.grid, self.span = grid, span
 
     def __missing__(self, c):
         g = self.grid
         shown = text(c) if c is None or (isinstance(c, int) and not isinstance(c, bool)) else repr(c)
         raise RuleError(f"{shown} is not a cell of grid '{g.name}' ({g.width} by {g.height}: "
-                        f"(0,0) to ({g.width - 1},{g.height - 1}))", code="rule/runtime")
+                        f"(0,0) to ({g.width - 1},{g.height - 1}))", self.span,
+                        hint=f"guard the read where a cell may be off the grid: "
+                             f"if contains({g.name}, c) …, or [c in CELLS where contains({g.name}, c)]",
+                        code="rule/runtime")
 
 
 __all__ = ["Bounded", "cell", "x_of", "y_of", "text", "parse", "neighbour", "neighbours", "next_to",
