@@ -227,9 +227,13 @@ def _cell_type(cell, lay):
 
 def _join(old: str | None, new: str) -> str:
     """The type of a column that holds values of types old and new. A list of
-    nothing known (empty, or only none) gives way to any other list."""
-    if old in (None, new):
+    nothing known (empty, or only none) gives way to any other list, and a
+    '-' cell (none) to any other kind: a column of colours with a '-' is
+    still a column of colours."""
+    if old in (None, new, NONE):
         return new
+    if new == NONE:
+        return old
     if old == _UNKNOWN_LIST and new.startswith("list:"):
         return new
     if new == _UNKNOWN_LIST and old.startswith("list:"):
