@@ -173,6 +173,9 @@ def _hand_written_hint(tok, expected, lines, line) -> str | None:
         return "write 'for each NAME in COLLECTION'"
     if first in ("elif", "elseif"):
         return "write 'else if CONDITION'"
+    if value == "|" and tok.column == 1:
+        return ("a table's rows go under the declaration they belong to, indented like "
+                "its header row: two spaces, then '|'")
     return None
 
 
