@@ -218,7 +218,24 @@ class RuleLoop(RuleError):
 
 
 class RuleStuck(RuleError):
+    """A player must decide but has no option. At `takes an action`,
+    `reasons` says for each action of the step why it is refused now, as
+    (action name, reason, span of the rule that refuses it); the message
+    lists them too, one line each."""
+
     code = "rule/stuck"
+
+    def __init__(self, message: str, span: Optional[Span] = None,
+                 hint: Optional[str] = None, code: Optional[str] = None, reasons=()):
+        super().__init__(message, span, hint, code)
+        self.reasons = tuple(reasons)
+
+
+class RuleEndless(RuleError):
+    """A game still going after the decisions `rulebook validate --play`
+    allows it: its end is never reached, or not by random play."""
+
+    code = "rule/endless"
 
 
 class ActionError(RulebookError, ValueError):
@@ -271,9 +288,11 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
 
 def render(error: RulebookError, source: Optional[str] = None) -> str:
     """The error as `rulebook validate` prints it: location, code, the source
-    line with a caret under the offending text, and the hint."""
-    lines = [str(error) if not error.hint else
-             (f"{error.span}: " if error.span else "") + f"error[{error.code}]: {error.message}"]
+    line with a caret under the offending text, the message's further lines
+    (a `rule/stuck`'s reasons), and the hint."""
+    first, _, more = error.message.partition("\n")
+    lines = [str(error) if not error.hint and not more else
+             (f"{error.span}: " if error.span else "") + f"error[{error.code}]: {first}"]
     span = error.span
     if span is not None and source is not None:
         text_lines = source.splitlines()
@@ -285,6 +304,7 @@ def render(error: RulebookError, source: Optional[str] = None) -> str:
             gutter = f"{span.line:>4} | "
             lines.append(gutter + text)
             lines.append(" " * (len(gutter) + span.column - 1) + "^" * width)
+    lines.extend(f"     {line}" for line in more.splitlines())
     if error.hint:
         lines.append(f"     = hint: {error.hint}")
     return "\n".join(lines)

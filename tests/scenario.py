@@ -239,7 +239,7 @@ def hidden_from(game: Game, state: State, viewer: Optional[int]) -> list:
     for z, (slot, k) in enumerate(lay.zone_list):
         if slot.visibility == "hidden":
             out.append(z)
-        elif slot.visibility == "owner" and (slot.index != "player" or k != viewer):
+        elif slot.visibility == "owner" and (slot.owner(k) is None or slot.owner(k) != viewer):
             out.append(z)
     return out
 

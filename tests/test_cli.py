@@ -127,7 +127,7 @@ def test_compare_prints_a_verdict_per_seat(capsys):
     code, out, _ = run(capsys, "compare", "hanamikoji", "hanamikoji", "--variant-option",
                        "first_player=seat_1", "--games", "4", "--quiet", "--workers", "1")
     assert code == 0
-    assert out.count("significant (p ") == 4  # wins and scores of two seats
+    assert out.count("significant (p ") == 5  # wins and scores of two seats, and the draws
     assert "paired" in out
 
 

@@ -457,3 +457,72 @@ def test_the_schema_knows_every_aggregate_and_formula_kind():
 ])
 def test_and_or_give_yes_or_no_even_with_none(source, expected):
     check(source, expected)
+
+
+# -- ranges ----------------------------------------------------------------------------------
+# 'A to B': the whole numbers from A up to B, a list; its ends are sums, and it
+# stands as a whole formula (in parentheses inside another one).
+
+RANGES = rows(
+    ("1 to 3", [1, 2, 3]),
+    ("3 to 3", [3]),
+    ("5 to 3", []),                                  # B below A: empty
+    ("-2 to 1", [-2, -1, 0, 1]),
+    ("1 to bonus + 1", [1, 2, 3, 4]),                # 1 to (bonus + 1)
+    ("counter - 5 to counter - 4", [2, 3]),
+    ("0 to player_count - 1", [0, 1]),
+    ("1 to counter", [1, 2, 3, 4, 5, 6, 7]),         # an end read from the state
+    ("size(1 to counter)", 7),
+    ("sum(x * 2 for x in 1 to 3)", 12),
+    ("sum(x in 1 to counter)", 28),
+    ("max(x for x in 0 to points(players[0]))", 5),
+    ("[x in 1 to 10 where x % 3 == 0]", [3, 6, 9]),
+    ("each(x * x for x in 1 to 4)", [1, 4, 9, 16]),
+    ("count(x in 5 to 3)", 0),
+    ("contains(1 to 6, counter)", False),
+    ("contains(1 to counter, counter)", True),
+    ("(1 to 3) == [1, 2, 3]", True),
+    ("(1 to 3)[1]", 2),
+    ("reverse(1 to 3)", [3, 2, 1]),
+    ("first(counter to 3) otherwise 0", 0),
+    ("[(1 to 2), (4 to 5)]", [[1, 2], [4, 5]]),      # a list of ranges, each in parentheses
+    ("size(1 to 100000)", 100000),
+    ("1 to nobody", Runtime),                        # a player variable that is none
+    ("1 to counter * 100000", Runtime),              # 700,000 numbers: at most 100,000
+    ("1 to R1", Static("rulebook/type")),
+    ("yes to 3", Static("rulebook/type")),
+    ("1 to none", Static("rulebook/type")),
+    ("red to 3", Static("rulebook/type")),
+    ("1 to 100001", Static("rulebook/limit")),       # fixed ends: refused at load
+    ("[0 to 6]", Static("rulebook/syntax")),
+    ("1 to 3 to 5", Static("rulebook/syntax")),
+    ("range(1, 3)", Static("rulebook/unknown-name")),
+)
+
+
+@pytest.mark.parametrize("source, expected", RANGES)
+def test_ranges(source, expected):
+    check(source, expected)
+
+
+@pytest.mark.parametrize("source, expected", [r for r in RANGES if not isinstance(r.values[1], Static)])
+def test_ranges_as_closures(source, expected, monkeypatch):
+    """The closures the generated Python replaces give the same values."""
+    from functools import partial
+    from interpreter.compiler import compiler as compiler_module
+    from interpreter.game import engine
+    monkeypatch.setattr(engine, "compile_program",
+                        partial(compiler_module.compile_program, generate=False))
+    check(source, expected)
+
+
+@pytest.mark.parametrize("source", ["1 to nobody", "nobody to 3", "(nobody) to 3"])
+def test_a_wrong_end_of_a_range_is_reported_at_that_end(source):
+    """A range's end that is none while the game runs is rule/runtime at
+    the end itself, not only at the statement."""
+    _, line = fixture()
+    with pytest.raises(RuleError) as info:
+        evaluate(source)
+    assert info.value.code == "rule/runtime"
+    column = len("define probe = ") + 1 + source.index("nobody")
+    assert (info.value.span.line, info.value.span.column) == (line, column)

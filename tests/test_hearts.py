@@ -288,13 +288,15 @@ def test_all_the_hearts_without_the_queen_of_spades_is_no_moon(game):
 
 
 def test_fewest_points_win(game):
-    """The lowest score wins outright and heads the ranking."""
+    """The lowest score wins outright, and the ranking goes from the fewest
+    points up ('lowest score wins')."""
     out, order = last_trick(game, ["C9", "C3", "C4", "C5"],
                             {0: HEARTS[:3], 1: ["SQ"] + HEARTS[3:8], 2: HEARTS[8:12],
                              3: HEARTS[12:]})
     assert by_offset(out, order) == [3, 18, 4, 1]
     assert out.winners == (order[3],)
-    assert out.ranking[0] == order[3]
+    assert out.ranking == (order[3], order[0], order[2], order[1])
+    assert out.lowest_wins and out.decided_by == "score"
 
 
 def test_equal_lowest_share_the_win(game):

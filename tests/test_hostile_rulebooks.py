@@ -343,6 +343,8 @@ DOCUMENTED = {
     "characters of a name": limits.MAX_NAME,
     "characters of the game's title": limits.MAX_TITLE,
     "items of one list": limits.MAX_LIST_ITEMS, "nesting of formulas": limits.MAX_NESTING,
+    "numbers of one range": limits.MAX_RANGE,
+    "rows of the component tables": limits.MAX_TABLE_ROWS,
     "size of a rulebook file": limits.MAX_RULEBOOK_BYTES,
     "words, numbers and signs of a rulebook": limits.MAX_TOKENS, "size of a data file": limits.MAX_DATA_BYTES,
     "values of a data file": limits.MAX_DATA_VALUES,

@@ -55,8 +55,11 @@ def expectations(path: Path):
 
 
 def errors_of(path: Path) -> list:
+    """The errors `rulebook validate` reports: the checks', then, for a
+    rulebook they pass, the compiler's (kinds of values, limits of ranges)."""
+    from interpreter.game.engine import Game
     try:
-        compile_ir(path.read_text(encoding="utf-8"), path.name, path.parent)
+        Game(compile_ir(path.read_text(encoding="utf-8"), path.name, path.parent)).compile_all()
     except RulebookErrors as e:
         return e.errors
     return []

@@ -77,9 +77,12 @@ def test_every_node_kind_the_parser_makes_is_in_the_schema():
     schema_text = (SCHEMA_DIR / "rulebook.schema.json").read_text()
     known = set(re.findall(r'"const": "([a-z_]+)"', schema_text)) | {"most", "fewest"}
     # 'variant' never reaches the IR: the variant is merged into its base first;
-    # 'shape' is a check of a component's data, done before the IR
+    # 'shape' is a check of a component's data, done before the IR;
+    # 'score_order' becomes the scoring's 'lowest_wins'; an 'each' cell
+    # becomes the rows it stands for (language/tables.py)
     assert made - {"rulebook", "game", "players", "table", "setup", "scoring", "score",
-                   "tie_break", "winners", "row", "variant", "shape"} <= known
+                   "tie_break", "winners", "score_order", "row", "variant", "shape",
+                   "each"} <= known
 
 
 def test_aggregates_and_name_kinds_in_the_schema_match_the_checker():

@@ -9,7 +9,8 @@ hidden cards: permuting what the player cannot see changes nothing they
 compute.
 
 Kinds: ``random``; ``greedy`` (one-step look-ahead on the rulebook's own
-score); ``mcts`` (UCT with random playouts, for perfect information);
+score, in its direction: higher, or lower for 'lowest score wins');
+``mcts`` (UCT with random playouts, for perfect information);
 ``ismcts`` (single-observer information-set MCTS with a fresh
 determinization per iteration). Budgets are iterations per move and,
 optionally, seconds per move. A player that reads no view (``uses_view`` is
@@ -60,15 +61,19 @@ def _rewards(game, state) -> list:
 
 
 def _margin(game, state, player) -> float:
-    scores = game.scores(state)
+    """How far the player's score is ahead of the best other score, in the
+    rulebook's direction: under 'lowest score wins' being below is ahead."""
+    sign = -1 if game.lowest_wins else 1
+    scores = [sign * v for v in game.scores(state)]
     others = [v for p, v in enumerate(scores) if p != player]
     return scores[player] - (max(others) if others else 0)
 
 
 class GreedyPlayer:
     """Picks the action whose immediate result best improves its score
-    margin (its score minus the best other score), averaged over a few
-    determinizations; a win counts above any margin. Ties are broken at random."""
+    margin (its score minus the best other score, turned round where the
+    lowest score wins), averaged over a few determinizations; a win counts
+    above any margin. Ties are broken at random."""
 
     kind = "greedy"
     uses_view = True

@@ -38,6 +38,7 @@ class Program:
     parts: list                # [(label, Compiled)]: the named parts of the score
     steps: list                # the tie-break steps' names, in order
     python: Module | None = None   # the generated Python the program runs
+    lowest_wins: bool = False      # 'lowest score wins': lower scores rank first
 
     @property
     def budget(self):
@@ -170,7 +171,7 @@ class Compiler:
         if self.generate:
             RunCompiler(self.m, self.py, self.ir_of).compile_all()
         return Program(self.n, lay, self.m, self.actions, score, tie, winners, defaults, self.ex,
-                       parts, steps, self.py.mod)
+                       parts, steps, self.py.mod, scoring.get("lowest_wins", False))
 
     def default(self, e):
         """The function of a variable's or attribute's starting value (None
@@ -305,7 +306,9 @@ class Compiler:
 
     def zone_index(self, e, scope):
         z = self.lay.zones[e["name"] if e["node"] == "name" else e["fn"]]
-        return self.indexed(z.base, z.index, e, scope)
+        if z.index is None:
+            return self.indexed(z.base, None, e, scope)
+        return self.ex.zone_at(z, [self.expr(a, scope) for a in e["args"]], e)
 
     def s_move(self, s, scope):
         return st.Move(s["at"], self.fn(s["what"], scope), self.zone_index(s["to"], scope))

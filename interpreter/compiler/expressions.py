@@ -17,11 +17,13 @@ that change zones copy them first.
 
 from __future__ import annotations
 
+from . import ranges
 from .aggregates import _AGGREGATE_MAKERS, _of_element
 from ..stdlib.builtins import FUNCTIONS
 from .compiled import Compiled, _mapped, _merged_conditional, _table_read
-from ..errors import RuleError, RuleLoop, WrongType, span_at
+from ..errors import LimitExceeded, RuleError, RuleLoop, WrongType, span_at
 from ..language import flow
+from ..language.limits import MAX_RANGE
 from ..runtime.budget import Budget
 from ..runtime.layout import Layout
 from ..stdlib.types import (ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, comp_type, elem, is_comp,
@@ -100,6 +102,31 @@ class ExprCompiler(Shortcuts):
         t = items[0].type if items else ANY
         return Compiled(lambda s, env: [f(s, env) for f in fns], list_of(t), e["at"])
 
+    def e_range(self, e, scope):
+        """`A to B`: a list of numbers (see `ranges`); fixed ends make it a
+        constant, worked out here, so a range past the limit is reported
+        when the rulebook loads."""
+        ends = [self.compile(e[k], scope) for k in ("low", "high")]
+        for which, end, node in zip(("first", "last"), ends, (e["low"], e["high"])):
+            if end.type == NONE or family(end.type) not in (None, "number", "player"):
+                self.type_error(f"the {which} number of a range must be a whole number, but "
+                                f"this is {'none' if end.type == NONE else describe(end.type)}",
+                                node, hint="a range is written between numbers: "
+                                           "1 to size(hand(me)), 0 to c.value")
+        t = list_of(NUMBER)
+        numbers = ranges.numbers_of(e, self.ir["file"], self.budget)
+        (lf, low), (hf, high) = ((c.fn, c.const) for c in ends)
+        if low is not None and high is not None and type(low[0]) is int \
+                and type(high[0]) is int:
+            n = ranges.length(low[0], high[0])
+            if n > MAX_RANGE:
+                self.errors.append(LimitExceeded(ranges.too_long(n),
+                                                 span_at(self.ir["file"], e["at"]),
+                                                 ranges.TOO_LONG_HINT))
+            else:
+                return self._const(list(range(low[0], high[0] + 1)), t, e["at"])
+        return Compiled(lambda s, env: numbers(lf(s, env), hf(s, env)), t, e["at"])
+
     # -- names ---------------------------------------------------------------
     def e_name(self, e, scope):
         n, ref, lay = e["name"], e["ref"], self.lay
@@ -153,6 +180,39 @@ class ExprCompiler(Shortcuts):
             return Compiled(lambda s, env: cells, list_of(CELL), e["at"])
         raise AssertionError(f"unresolved name {n} ({ref})")
 
+    def zone_at(self, z, args: list, e):
+        """The zone of z that the call `e` names, as ``f(state, env) -> i``
+        (``state.zones[i]``), each argument checked to be of its index's
+        kind. A zone of two indices lies as z(a, b) = a * inner + b."""
+        indices = (z.index, z.index2)[:len(args)]
+        for n, arg in enumerate(args):
+            self.check_index(arg, e, n, z)
+        first = [0 if index == "player" else self.lay.types[index][0] for index in indices]
+        if z.index2 is None:
+            offset, a0 = z.base - first[0], args[0].fn
+            return lambda s, env: offset + a0(s, env)
+        inner, a0, a1 = z.inner, args[0].fn, args[1].fn
+        offset = z.base - first[0] * inner - first[1]
+        return lambda s, env: offset + a0(s, env) * inner + a1(s, env)
+
+    def check_index(self, arg: Compiled, e, n: int, z) -> None:
+        """The n-th argument of a zone call is a player (or a number) for an
+        index 'player', else a piece of the index's component type."""
+        index = (z.index, z.index2)[n]
+        fam = family(arg.type)
+        if index == "player":
+            wrong = fam not in (None, "player", "number")
+        else:
+            wrong = fam is not None and arg.type not in (comp_type(index), comp_type(None))
+        if wrong:
+            indices = [i for i in (z.index, z.index2) if i is not None]
+            per = " and ".join(indices)
+            shape = ", ".join("p" if i == "player" else i for i in indices)
+            self.type_error(f"'{z.name}' is one per {per}; {describe(arg.type)} is not "
+                            f"a {index}", e["args"][n],
+                            hint=f"write {z.name}({shape})"
+                                 + (f": one per {per}, in that order" if len(indices) > 1 else ""))
+
     def check_cell(self, arg: Compiled, fn: str, grid_name: str, e) -> None:
         """A variable of each cell of a grid is read or written with a cell."""
         if arg.type not in (CELL, ANY):
@@ -196,6 +256,10 @@ class ExprCompiler(Shortcuts):
             base, index = z.base, z.index
             a0 = afns[0]
             t = list_of(comp_type(z.of))
+            if z.index2 is not None:
+                at = self.zone_at(z, args, e)
+                return Compiled(lambda s, env: s.zones[at(s, env)], t, e["at"])
+            self.check_index(args[0], e, 0, z)
             if index == "player":
                 n0 = args[0].local
                 if n0 is not None:           # the common zone(p): one call less

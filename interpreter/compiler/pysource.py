@@ -39,7 +39,9 @@ import itertools
 import re
 
 from ..errors import span_at
+from . import ranges
 from ..language import flow
+from ..language.limits import MAX_RANGE
 from ..stdlib.builtins import FUNCTIONS
 from .aggregates import PAIRED as _PAIRED
 from .compiled import _NO_VALUE
@@ -235,6 +237,18 @@ class PyFormulas:
         items = [self.code(x, ctx, env).src for x in e["items"]]
         return Code("[" + ", ".join(items) + "]")
 
+    def x_range(self, e, ctx, env):
+        """`A to B`: the function of `ranges`, the same the closure calls;
+        a constant where both ends are (the checker refused one too long)."""
+        low, high = self.code(e["low"], ctx, env), self.code(e["high"], ctx, env)
+        if low.const is not None and high.const is not None and type(low.const[0]) is int \
+                and type(high.const[0]) is int \
+                and ranges.length(low.const[0], high.const[0]) <= MAX_RANGE:
+            return self.const(list(range(low.const[0], high.const[0] + 1)))
+        numbers = self.mod.constant(ranges.numbers_of(e, self.ex.ir["file"], self.ex.budget),
+                                    f"the numbers of the range at line {e['at'][0]}")
+        return Code(f"{numbers}({low.src}, {high.src})")
+
     def local(self, name, ctx, env) -> str:
         if name in ctx:
             return ctx[name]
@@ -374,7 +388,12 @@ class PyFormulas:
         args = [self.code(a, ctx, env) for a in e["args"]]
         if ref == "zone":
             z = lay.zones[fn]
-            offset = z.base - (0 if z.index == "player" else lay.types[z.index][0])
+            first = [0 if i == "player" else lay.types[i][0] for i in (z.index, z.index2) if i]
+            offset = z.base - first[0]
+            if z.index2 is not None:        # z(a, b) lies at a * inner + b
+                offset = z.base - first[0] * z.inner - first[1]
+                pair = f"({args[0].src}) * {z.inner} + ({args[1].src})"
+                return Code(f"s.zones[{_plus(offset, pair)}]")
             return Code(f"s.zones[{_plus(offset, args[0].src)}]")
         if ref == "variable":
             v = lay.variables[fn]

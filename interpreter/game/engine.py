@@ -37,7 +37,12 @@ class Outcome:
     each player's named parts of the score ({label: value}, the rulebook's
     `part` lines) and tie-break values, and what decided: "score", a
     tie-break step's name, "winners" (the rulebook's own rule), or "tie"
-    (nothing told the winners apart from everybody)."""
+    (nothing told the winners apart from everybody). `lowest_wins`: the
+    rulebook's 'lowest score wins', by which the ranking put lower scores first.
+
+    A draw is an end that sets nobody above the others: two players or more
+    all level on the score and every tie-break (all of them winners, "tie"),
+    or a `winners` rule that named nobody (no winners)."""
 
     scores: tuple
     ranking: tuple
@@ -46,12 +51,19 @@ class Outcome:
     tie_breaks: tuple = ()         # per player, the value of each tie-break step
     steps: tuple = ()              # the tie-break steps' names
     decided_by: Optional[str] = None
+    lowest_wins: bool = False
+
+    @property
+    def draw(self) -> bool:
+        # a player alone is never level with anybody: their game is won
+        return (self.decided_by == "tie" and len(self.scores) > 1) or not self.winners
 
     def to_json(self) -> dict:
         return {"scores": list(self.scores), "ranking": list(self.ranking),
                 "winners": list(self.winners), "parts": [dict(p) for p in self.parts],
                 "tie_breaks": [list(t) for t in self.tie_breaks],
-                "steps": list(self.steps), "decided_by": self.decided_by}
+                "steps": list(self.steps), "decided_by": self.decided_by,
+                "lowest_wins": self.lowest_wins, "draw": self.draw}
 
 
 class Game:
@@ -162,10 +174,12 @@ class Game:
             return s
         opening = self._openings.get(players)
         if opening is None:
-            opening = self._openings[players] = self._blank(prog, rng)
+            opening = self._blank(prog, rng)
             prog.machine.opening(opening)
             if opening.rng != rng:                   # never: nothing before it draws
                 raise AssertionError("the opening drew from the generator")
+            # kept only once it ran: an opening that failed fails every game the same way
+            self._openings[players] = opening
         s = opening.copy()
         s.rng = rng
         prog.budget.reset()
@@ -317,6 +331,11 @@ class Game:
             self._advance(prog, s, action, binding)
             steps += 1
 
+    @property
+    def lowest_wins(self) -> bool:
+        """The rulebook says 'lowest score wins': a lower score is better."""
+        return self.ir["scoring"].get("lowest_wins", False)
+
     def scores(self, state: State) -> tuple:
         """The rulebook's score of every player now (also before the end)."""
         prog = self.program(state.n)
@@ -335,7 +354,10 @@ class Game:
             values = {p: tuple(c.fn(state, {"p": p}) for _, c in prog.tie_break) for p in players}
             keys = {p: tuple(sign * v for (sign, _), v in zip(prog.tie_break, values[p]))
                     for p in players}
-            full = {p: (scores[p],) + keys[p] for p in players}
+            # higher is better in every key: 'lowest score wins' turns the
+            # score round; a tie-break step keeps its own most/fewest
+            ranked = _neg(scores) if prog.lowest_wins else scores
+            full = {p: (ranked[p],) + keys[p] for p in players}
             if prog.winners is not None:
                 winners = tuple(sorted(set(_as_list(prog.winners.fn(state, {})))))
             parts = tuple({label: c.fn(state, {"p": p}) for label, c in prog.parts}
@@ -345,7 +367,8 @@ class Game:
             winners = tuple(p for p in players if full[p] == best)
         ranking = tuple(sorted(players, key=lambda p: (p not in winners, _neg(full[p]), p)))
         return Outcome(scores, ranking, winners, parts, tuple(values[p] for p in players),
-                       tuple(prog.steps), _decided_by(prog, full, winners, ranking))
+                       tuple(prog.steps), _decided_by(prog, full, winners, ranking),
+                       prog.lowest_wins)
 
     def source_of(self, span) -> str | None:
         """The text of the rulebook file a span points into (this rulebook, a

@@ -6,7 +6,8 @@ order: `syntax` parses with Lark into an AST with spans, refusing nesting
 deeper than the later stages can walk (`syntax_errors` turns Lark's
 failures into coded errors with hints), `variants` merges a variant file
 into its base, `checks`, `checks_declarations` and `checks_drawings` (how
-pieces are drawn) resolve every name and collect *all* the problems while
+pieces are drawn) — after `tables` has made the rows of a component table's
+`each` cells — resolve every name and collect *all* the problems while
 they build the IR (`flow` finds unreachable phases and recursive defines,
 and bounds how deep and how large a define is through the defines it uses;
 `data` reads and schema-checks the component data files), and `schema` validates the IR against

@@ -33,6 +33,8 @@ from .limits import MAX_PLAYERS, MAX_TITLE
 IR_FORMAT = "rulebook-ir/1"
 PASS = "pass"          # the action 'may take an action' adds (decisions.PASS)
 LIMIT_SCOPES = {"turn", "round", "game"}
+# the lines a scoring section holds once
+_SINGLE_SCORING_LINES = ("score", "winners", "score_order")
 
 
 class Checker(DeclarationChecks, DrawingChecks):
@@ -41,6 +43,7 @@ class Checker(DeclarationChecks, DrawingChecks):
         self.base_dir = base_dir
         self.readable = files.roots(base_dir)     # where its data files may lie
         self.errors: list[RulebookError] = []
+        self._reported: set = set()        # (code, span, message) of each error recorded
         self.globals: dict[str, str] = {}      # name -> kind
         self.declared_at: dict[str, list] = {}  # name -> where it was declared
         self.zones: dict[str, dict] = {}
@@ -74,8 +77,14 @@ class Checker(DeclarationChecks, DrawingChecks):
         return os.path.join(os.path.dirname(self.file), written) if written else None
 
     def error(self, cls, message, at, hint=None, file=None):
-        """Record a problem; ``file`` names a data file when it is not the rulebook."""
-        self.errors.append(cls(message, self.span(at, file), hint))
+        """Record a problem; ``file`` names a data file when it is not the rulebook.
+        The same problem at the same place is recorded once (the rows one
+        table row generates share its cells' places)."""
+        error = cls(message, self.span(at, file), hint)
+        key = (error.code, error.span, message)
+        if key not in self._reported:
+            self._reported.add(key)
+            self.errors.append(error)
 
     def declare(self, name, kind, at):
         if name in CONSTANTS or name in FUNCTIONS or name in AGGREGATES:
@@ -323,14 +332,27 @@ class Checker(DeclarationChecks, DrawingChecks):
         if len(scorings) > 1:
             self.error(DuplicateName, "more than one 'scoring' section", scorings[1]["at"],
                        hint=f"the first is at line {scorings[0]['at'][0]}")
+        # (`lowest_wins` is written only where it holds: the IR, and so the
+        # fingerprint saves carry, of every other rulebook stays as it was)
         out = {"score": None, "parts": [], "tie_break": [], "winners": None, "public": False}
         if not scorings:
             self.error(InvalidDeclaration, "the rulebook has no 'scoring' section", ast["at"],
                        hint="add 'scoring' with at least 'score = …'")
             return out
+        first = {}          # a line of which the section holds one: its first place
         for part in scorings[0]["parts"]:
             kind = part["node"]
-            if kind == "score":
+            if kind in _SINGLE_SCORING_LINES:
+                if kind in first:
+                    self._second_scoring_line(part, first[kind])
+                    continue
+                first[kind] = part
+            if kind == "score_order":
+                if part["lowest"]:
+                    out["lowest_wins"] = True
+                else:
+                    out.pop("lowest_wins", None)
+            elif kind == "score":
                 self.expr(part["expr"], {"p"})
                 out["score"] = part["expr"]
                 if part.get("flag") is not None:
@@ -356,6 +378,16 @@ class Checker(DeclarationChecks, DrawingChecks):
         if out["score"] is None:
             self.error(InvalidDeclaration, "the scoring section has no 'score = …' line", scorings[0]["at"])
         return out
+
+    def _second_scoring_line(self, part, earlier):
+        line = earlier["at"][0]
+        if part["node"] == "score_order":
+            self.error(DuplicateName, f"which score wins is said twice: '{_which_wins(part)}'",
+                       part["at"], hint=f"line {line} already says '{_which_wins(earlier)}'; "
+                       f"keep one")
+        else:
+            self.error(DuplicateName, f"a second '{part['node']} = …' line in the scoring section",
+                       part["at"], hint=f"the first is at line {line}; keep one")
 
     # -- statements ----------------------------------------------------------
     def block(self, block, scope: set, context: str, top: bool = True):
@@ -478,9 +510,11 @@ class Checker(DeclarationChecks, DrawingChecks):
         if zone is None:
             self.error(UnknownName, f"unknown zone '{s['zone']}'", s["zone_at"],
                        hint=did_you_mean(s["zone"], self.zones))
-        elif zone["index"] != "player":
+        elif zone["index"] != "player" or zone.get("index2") is not None:
             self.error(WrongType, f"'rotate' passes a zone of each player; '{s['zone']}' is not one",
-                       s["zone_at"])
+                       s["zone_at"], hint=f"'{s['zone']}' is one per {_per(zone)}; 'rotate' passes "
+                                          f"zones of one index, of each player"
+                       if zone.get("index2") else None)
 
     def stmt_announce(self, s, scope, ctx):
         """`announce "TEXT" [to P]`: each {name} of TEXT is a value, checked
@@ -642,8 +676,9 @@ class Checker(DeclarationChecks, DrawingChecks):
             kind = self.globals[n]
             e["ref"] = kind
             if kind == "zone" and self.zones.get(n, {}).get("index"):
-                self.error(WrongArity, f"zone '{n}' is one per {self.zones[n]['index']}", e["at"],
-                           hint=f"write {n}(…) to say whose")
+                zone = self.zones[n]
+                self.error(WrongArity, f"zone '{n}' is one per {_per(zone)}", e["at"],
+                           hint=f"write {n}({', '.join('…' for _ in _indices(zone))}) to say whose")
             elif kind == "variable" and self.variables.get(n, {}).get("index"):
                 self.error(WrongArity, f"variable '{n}' is one per {self.variables[n]['index']}", e["at"],
                            hint=f"write {n}(…) to say whose")
@@ -666,10 +701,11 @@ class Checker(DeclarationChecks, DrawingChecks):
         if kind in ("zone", "variable"):
             decl = (self.zones if kind == "zone" else self.variables)[fn]
             e["ref"] = kind
-            want = 1 if decl["index"] else 0
+            want = len(_indices(decl))
             if len(args) != want:
                 self.error(WrongArity, f"{kind} '{fn}' takes {_arguments(want)}, got {len(args)}",
-                           e["at"], hint=f"'{fn}' is one per {decl['index']}: write {fn}(…)" if want
+                           e["at"], hint=f"'{fn}' is one per {_per(decl)}: write "
+                                         f"{fn}({', '.join('…' for _ in _indices(decl))})" if want
                            else f"write just '{fn}'")
         elif kind == "define":
             e["ref"] = "define"
@@ -698,7 +734,8 @@ class Checker(DeclarationChecks, DrawingChecks):
                        hint=f"write just '{fn}'")
         else:
             known = set(FUNCTIONS) | {n for n, k in self.globals.items() if k in ("zone", "variable", "define")}
-            self.error(UnknownName, f"unknown function '{fn}'", e["fn_at"], hint=did_you_mean(fn, known))
+            self.error(UnknownName, f"unknown function '{fn}'", e["fn_at"],
+                       hint=_OTHER_LANGUAGES.get(fn) or did_you_mean(fn, known))
 
     def expr_aggregate(self, e, scope):
         fn = e["fn"]
@@ -723,6 +760,10 @@ class Checker(DeclarationChecks, DrawingChecks):
         for key in ("then", "cond", "otherwise"):
             self.expr(e[key], scope)
 
+    def expr_range(self, e, scope):
+        self.expr(e["low"], scope)
+        self.expr(e["high"], scope)
+
     def expr_attribute(self, e, scope):
         self.expr(e["target"], scope)
         if e["attr"] not in self.attributes and self.attributes_known:
@@ -743,6 +784,28 @@ class Checker(DeclarationChecks, DrawingChecks):
         self.expr(e["operand"], scope)
 
     expr_negate = expr_not
+
+
+def _which_wins(part: dict) -> str:
+    return ("lowest" if part["lowest"] else "highest") + " score wins"
+
+
+def _indices(decl: dict) -> list:
+    """What a zone or variable is one per, in the order its calls name them."""
+    return [i for i in (decl.get("index"), decl.get("index2")) if i is not None]
+
+
+def _per(decl: dict) -> str:
+    """'player', 'player and colour': what the declaration is one per."""
+    return " and ".join(_indices(decl))
+
+
+# functions other languages have, and how a rulebook writes them instead
+_OTHER_LANGUAGES = {
+    "range": "the numbers from A to B are written 'A to B': one of 1 to 6, "
+             "for each x in 0 to size(row) - 1",
+    "len": "write size(C)",
+}
 
 
 def _arguments(k: int) -> str:

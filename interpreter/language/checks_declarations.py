@@ -13,6 +13,7 @@ statements then read.
 from __future__ import annotations
 
 from . import data as datafiles, files
+from .tables import EACH, TableRows
 from .limits import MAX_DATA_BYTES, MAX_GRID_CELLS, MAX_PIECES, MAX_STATE_VALUES, count
 from ..stdlib import grid, shapes
 from ..errors import (DataFileError, DuplicateName, InvalidDeclaration, LimitExceeded,
@@ -50,11 +51,12 @@ def _shape_problem(cell) -> str | None:
     return None
 
 
-class DeclarationChecks:
+class DeclarationChecks(TableRows):
     """The checks of declarations, for `checks.Checker`: they report through
     its `error`, `declare`, `add_symbol` and `span`, read what it gathered
     first (`base_dir`, `player_counts`, the defines' arities), and fill in
-    its tables."""
+    its tables. The rows a component table generates (`each` cells, name
+    patterns) are made first, by `tables.TableRows`."""
 
     def _declare_option(self, opt):
         self.declare(opt["name"], "option", opt["name_at"])
@@ -194,6 +196,7 @@ class DeclarationChecks:
                                    row["at"])
                         continue
                     comp["rows"].append({"at": row["at"], "cells": dict(zip(columns, row["cells"]))})
+                comp["rows"] = self._generated_rows(comp["rows"], columns)
         for col in comp["columns"]:
             if col not in RESERVED_COLUMNS:
                 self.attributes.add(col)
@@ -205,6 +208,7 @@ class DeclarationChecks:
             self._check_per_player_set(comp, column_at)
         self.components[name] = comp
         if "name" in comp["columns"]:
+            repeated = set()    # a name pattern that spells one name twice: said once
             for row in comp["rows"]:
                 cell = row["cells"]["name"]
                 inst = cell.get("value")
@@ -216,6 +220,14 @@ class DeclarationChecks:
                                hint="or none (null, '-') for a piece without a name")
                 elif inst in self.instances or inst in self.globals:
                     first = self.declared_at.get(inst)
+                    if first == cell["at"]:         # the same name pattern, another row
+                        if tuple(first) not in repeated:
+                            repeated.add(tuple(first))
+                            self.error(DuplicateName, f"the name pattern spells '{inst}' for "
+                                                      f"more than one row", cell["at"],
+                                       hint="name every column with 'each' in the pattern: "
+                                            "\"{colour}{value}\"")
+                        continue
                     self.error(DuplicateName, f"'{inst}' is already defined", cell["at"],
                                file=self.data_file(row.get("file")),
                                hint=f"it was first defined at line {first[0]}" if first else None)
@@ -459,7 +471,8 @@ class DeclarationChecks:
         total = 0
         declared = [(comp["name"], len(comp["has"]) * self._pieces_of(comp), comp["name_at"])
                     for comp in self.components.values() if comp.get("has")]
-        declared += [(z["name"], times(z.get("index")), z["name_at"]) for z in self.zones.values()]
+        declared += [(z["name"], times(z.get("index")) * times(z.get("index2")), z["name_at"])
+                     for z in self.zones.values()]
         declared += [(v["name"], times(v.get("index")), v["name_at"])
                      for v in self.variables.values()]
         for name, values, at in declared:
@@ -507,6 +520,12 @@ class DeclarationChecks:
                            f"{len(head) - 1} player counts",
                            row["at"])
                 continue
+            each = next((c for c in cells if c["node"] == EACH), None)
+            if each is not None:
+                self.error(InvalidDeclaration, "'each' makes rows of a component table; a cell of "
+                                               "a 'by players' table is one value", each["at"],
+                           hint="write the value for this player count; a list is written [a, b]")
+                continue
             if self.declare(label["value"], "table", label["at"]):
                 values = {}
                 for n, cell in zip(counts, cells[1:]):
@@ -522,6 +541,8 @@ class DeclarationChecks:
             self.error(UnknownName, f"unknown component type '{zone['of']}'", zone["of_at"],
                        hint=did_you_mean(zone["of"], self.components))
         self._check_index(zone)
+        if zone.get("index2") is not None:
+            self._check_index(zone, "index2")
         for flag, at in zip(zone["flags"], zone["flags_at"]):
             if flag not in ZONE_FLAGS:
                 self.error(UnknownName, f"unknown zone property '{flag}'", at,
@@ -536,8 +557,14 @@ class DeclarationChecks:
         owner_at = next((at for f, at in vis if f == "owner"), None)
         index_known = zone["index"] in (None, "player") or zone["index"] in self.components
         if owner_at and zone["index"] != "player" and index_known:
+            # the owner of a zone of two indices is its first, as it is read: z(p, …)
+            second = zone.get("index2")
+            each = f"player and {zone['index'] if second == 'player' else second}" if second \
+                else "player"
             self.error(InvalidDeclaration, f"zone '{zone['name']}' has no owner to see it", owner_at,
-                       hint=f"write 'zone {zone['name']} of each player: …' or make it public or hidden")
+                       hint=f"the owner is the first index: write 'zone {zone['name']} of each "
+                            f"{each}: …'" if second == "player" else
+                       f"write 'zone {zone['name']} of each {each}: …' or make it public or hidden")
         if zone["by"] is not None and zone["of"] in self.components:
             comp = self.components[zone["of"]]
             known = {c for c in comp.get("columns", []) if c != "copies"} | \
@@ -657,18 +684,19 @@ class DeclarationChecks:
                        hint=f"write 'variable {name} of each {g['name']}: …' or "
                             f"'define {name}(c) = …'")
 
-    def _check_index(self, decl):
-        idx = decl["index"]
+    def _check_index(self, decl, key="index"):
+        idx = decl[key]
         if idx is not None and idx in self.grids:
             if decl["node"] == "zone":
                 self.error(InvalidDeclaration, f"a zone is not one per cell of grid '{idx}'",
-                           decl.get("index_at") or decl["at"],
+                           decl.get(key + "_at") or decl["at"],
                            hint=f"keep what lies on a cell in a variable: "
                                 f"'variable … of each {idx}: any = none'")
             return
         if idx is not None and idx != "player" and idx not in self.components:
-            self.error(UnknownName, f"unknown index '{idx}' in 'of each {idx}'",
-                       decl.get("index_at") or decl["at"],
+            each = idx if key == "index" else f"{decl['index']} and {idx}"
+            self.error(UnknownName, f"unknown index '{idx}' in 'of each {each}'",
+                       decl.get(key + "_at") or decl["at"],
                        hint=did_you_mean(idx, {"player"} | set(self.components))
                        or "write 'of each player', 'of each' a component type or a grid")
 

@@ -327,14 +327,30 @@ class _ToAst(Transformer):
     def table_row(self, meta, cells):
         return _node("row", meta, cells=cells)
 
+    def each_cell(self, meta, c):
+        # one row for each of these values (see language/tables.py)
+        return _node("each", meta, items=[x for x in c if x is not None])
+
+    def each_word(self, meta, c):
+        return _node("symbol", meta, value="each")
+
+    def each_range_cell(self, meta, c):
+        # one row for each number from low to high: kept as its ends, so a
+        # range past the limits is refused before any row is made
+        return _node("each", meta, low=int(c[0]), high=int(c[1]))
+
     def zone_decl(self, meta, c):
         name, index, kind, flags, by, layout = c[0], c[1], c[2], c[3:-2], c[-2], c[-1] or {}
         grid = {"grid": None, "grid_at": None, "sides": None, "sides_at": None}
         hexes = {"hex_x": None, "hex_x_at": None, "hex_y": None, "hex_y_at": None,
                  "shade": None, "shade_at": None}
         (grid if "grid" in layout else hexes).update(layout)
+        index, second = index if isinstance(index, tuple) else (index, None)
+        # a second index only where one is written: the IR (and so the
+        # fingerprint of a save) of every other zone stays as it was
+        pair = {"index2": _name(second), "index2_at": _tok_at(second)} if second else {}
         return _node("zone", meta, name=str(name), name_at=_tok_at(name),
-                     index=_name(index), index_at=_tok_at(index) if index else None,
+                     index=_name(index), index_at=_tok_at(index) if index else None, **pair,
                      of=str(kind), of_at=_tok_at(kind),
                      flags=[str(f) for f in flags],
                      flags_at=[_tok_at(f) for f in flags],
@@ -342,6 +358,10 @@ class _ToAst(Transformer):
 
     def zone_index(self, meta, c):
         return c[0]
+
+    def zone_pair(self, meta, c):
+        # 'of each A and B': folded into its 'zone' node as index and index2
+        return c[0], c[1]
 
     def zone_grid(self, meta, c):
         # folded into its 'zone' node: no node of its own in the IR
@@ -457,6 +477,9 @@ class _ToAst(Transformer):
     def winners_rule(self, meta, c):
         return _node("winners", meta, expr=c[0])
 
+    def score_order_rule(self, meta, c):
+        return _node("score_order", meta, lowest=str(c[0]) == "lowest")
+
     # -- statements ----------------------------------------------------------
     def block(self, meta, stmts):
         return _node("block", meta, stmts=stmts)
@@ -563,6 +586,10 @@ class _ToAst(Transformer):
 
     def conditional(self, meta, c):
         return _node("conditional", meta, then=c[0], cond=c[1], otherwise=c[2])
+
+    def range(self, meta, c):
+        # 'A to B': the whole numbers from A up to B, both included
+        return _node("range", meta, low=c[0], high=c[1])
 
     def or_(self, meta, c):
         return self._binary("or", meta, c)

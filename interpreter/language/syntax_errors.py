@@ -36,7 +36,8 @@ _TERMINAL_WORDS = {
     "SIGNED_INT": "a number", "COMPARE": "a comparison", "VBAR": "'|'",
     "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','",
     "COLON": "':'", "EQUAL": "'='", "DOT": "'.'", "$END": "end of file",
-    "TAKE_VERB": "'takes' or 'may take'", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'",
+    "TAKE_VERB": "'takes' or 'may take'", "SCORE_ORDER": "'lowest' or 'highest'",
+    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'",
 }
 
 
@@ -173,10 +174,40 @@ def _hand_written_hint(tok, expected, lines, line) -> str | None:
         return "write 'for each NAME in COLLECTION'"
     if first in ("elif", "elseif"):
         return "write 'else if CONDITION'"
+    if first in ("lowest", "highest", "fewest", "least", "most") and \
+            words[1:2] in (["score"], ["scores"], ["points"]):
+        return ("which score wins is a line of the 'scoring' section: "
+                "'lowest score wins' or 'highest score wins'")
+    if value == "to":
+        return _range_hint(code[:tok.column - 1])
     if value == "|" and tok.column == 1:
         return ("a table's rows go under the declaration they belong to, indented like "
                 "its header row: two spaces, then '|'")
     return None
+
+
+def _range_hint(before: str) -> str:
+    """Why a range 'A to B' cannot stand where this 'to' is: in a table
+    cell, inside a list or an index, or inside another formula."""
+    if before.lstrip().startswith("|"):
+        return "a cell holds one value; 'each 2 to 10' makes a row for each number"
+    depth, opener = 0, None
+    for i in range(len(before) - 1, -1, -1):
+        ch = before[i]
+        if ch in ")]":
+            depth += 1
+        elif ch in "([" and depth:
+            depth -= 1
+        elif ch in "([":
+            opener = (ch, before[:i].rstrip()[-1:])
+            break
+    if opener and opener[0] == "[" and (opener[1].isalnum() or opener[1] in "_)]"):
+        return "an index is one number: a range cannot pick a part of a list"
+    if opener and opener[0] == "[":
+        return ("a range is a list already: write 0 to 6 without brackets; in a list, "
+                "each range goes in parentheses, [(0 to 2), (5 to 7)]")
+    return ("a range 'A to B' is a formula of its own: put it in parentheses inside "
+            "another one, (1 to 3)")
 
 
 def _previous_code_line(lines, line) -> str:

@@ -416,9 +416,14 @@ class TakeAction(Stmt):
     def options(self, m, s, f, player) -> Offer:
         out = self._offer(s, f, player)
         if not out:
-            raise RuleStuck(f"P{player} must take an action but none is allowed", m.span(self.at),
+            # explain.py reads the decisions, so it is imported here, where it is needed
+            from .explain import reasons_text, refusals
+            here = m.span(self.at)
+            reasons = refusals(m, s, player, f[2], self.actions)
+            raise RuleStuck(f"P{player} must take an action but none is allowed"
+                            + reasons_text(reasons, here), here,
                             hint="use 'may take an action' where passing is possible, or "
-                                 "'takes an action if able' to skip")
+                                 "'takes an action if able' to skip", reasons=reasons)
         return out
 
     def resolve(self, m, s, f, action, binding) -> None:

@@ -6,8 +6,10 @@ per parameter, separated by commas — and checks the values one by one
 against the options each parameter offers now. The first value that is not
 among them is reported at that parameter's choice in the rulebook (so the
 message shows the rulebook's line, with its rule ID), and so is a
-`requires` that does not hold or a limit already reached. Nothing here
-changes the state.
+`requires` that does not hold or a limit already reached. The same
+reasons, for every action of a step at once, are what `rule/stuck` says
+when a player must take an action and none is allowed (`refusals`).
+Nothing here changes the state.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import re
 
 from ..stdlib import grid
 from .decisions import Choose, EachChooses, TakeAction
-from ..errors import ActionError, IllegalAction, RulebookError, UnknownAction
+from ..errors import FORMULA_ERRORS, ActionError, IllegalAction, RulebookError, UnknownAction
 
 _CELL = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
 _MISSING = object()
@@ -75,12 +77,9 @@ def explain(game, state, player: int, text: str) -> ActionError | None:
                                      + (", pass" if stmt.optional else ""))
             return None
         env["me"] = player
-        if action.limit is not None:
-            base, times = action.limit
-            if state.vars[base + player] >= times:
-                return IllegalAction(f"'{action.name}' was already taken {times} "
-                                     f"time{'s' if times != 1 else ''}, as often as allowed",
-                                     m.span(action.at))
+        used = _limit_used(m, state, player, action)
+        if used is not None:
+            return IllegalAction(f"'{action.name}' was {used}", m.span(action.at))
         specs, label, at = action.params, action.name, action.at
         requires, requires_at = action.requires, action.requires_at
         if action.requires_first and specs:     # it reads no value: say so before any value
@@ -128,6 +127,119 @@ def explain(game, state, player: int, text: str) -> ActionError | None:
     return None
 
 
+def refusals(m, state, player: int, env: dict, actions) -> list:
+    """For each of `actions` that offers `player` nothing now, why:
+    (action name, reason, span of the rule that refuses it). What `rule/stuck`
+    lists at a `takes an action` with no legal action."""
+    out = []
+    for action in actions:
+        why = refusal(m, state, player, env, action)
+        if why is not None:
+            out.append((action.name,) + why)
+    return out
+
+
+def refusal(m, state, player: int, env: dict, action):
+    """Why `action` (an `ActionDef`) offers `player` nothing now, as
+    (reason, span): its limit is used up, its `requires` does not hold, or a
+    parameter has no options — the first of these, in the order the options
+    are listed. None when it offers something, or when the rules fail while
+    looking (the error of listing them is the one to report)."""
+    used = _limit_used(m, state, player, action)
+    if used is not None:
+        return used, m.span(action.at)
+    env = dict(env)
+    env["me"] = player
+    requires_at = m.span(action.requires_at or action.at)
+    try:
+        if action.requires is not None and (action.requires_first or not action.params):
+            if not action.requires(state, env):
+                return "its requirement does not hold", requires_at
+        if action.independent:          # no parameter reads another: each one alone
+            for spec in action.params:
+                if not spec.keys(state, env):
+                    return _no_options(spec, state, env), m.span(spec.at or action.at)
+            return None
+        return _first_without_options(m, state, env, action, requires_at)
+    except (RulebookError,) + FORMULA_ERRORS:
+        return None
+
+
+def _first_without_options(m, state, env, action, requires_at):
+    """`refusal` for parameters that read each other or a `requires` that
+    reads them: every combination is tried, as the options are listed; the
+    reason is the parameter no branch got past, or the requirement when every
+    combination fails it."""
+    params = action.params
+    requires = None if action.requires_first else action.requires
+    furthest = [-1, None]               # the deepest parameter found empty, and its env
+
+    def search(i, env) -> bool:
+        if i == len(params):
+            return requires is None or bool(requires(state, env))
+        spec = params[i]
+        pairs = spec.pairs(state, env)
+        if not pairs and i > furthest[0]:
+            furthest[:] = [i, env]
+        for _, value in pairs:
+            inner = dict(env)
+            inner[spec.name] = value
+            if search(i + 1, inner):
+                return True
+        return False
+
+    if search(0, env):
+        return None
+    i, at_env = furthest
+    if i < 0:
+        names = ", ".join(f"'{spec.name}'" for spec in params)
+        return f"its requirement does not hold for any {names}", requires_at
+    spec = params[i]
+    reason = _no_options(spec, state, at_env)
+    if i > 0:
+        reason += " whatever the " + ", ".join(f"'{p.name}'" for p in params[:i])
+    return reason, m.span(spec.at or action.at)
+
+
+def _no_options(spec, state, env) -> str:
+    """Why a parameter has no options, as far as its choice tells."""
+    try:
+        count = len(spec.source(state, env))
+        needed = spec.count(state, env) if spec.kind == "many" else None
+    except (RulebookError,) + FORMULA_ERRORS:
+        count = needed = None
+    if count == 0:
+        return f"'{spec.name}' has nothing to choose from"
+    if spec.kind == "one" and spec.where is not None:
+        return f"no '{spec.name}' passes its 'where'" + (f" ({count} tried)" if count else "")
+    if needed is not None and count is not None and needed > count:
+        return f"'{spec.name}' needs {needed}, there are {count}"
+    return f"'{spec.name}' has no options"
+
+
+def _limit_used(m, state, player: int, action):
+    """'already taken once this round (once per round)' when `player` has
+    used up the action's limit, else None."""
+    if action.limit is None:
+        return None
+    base, times = action.limit
+    if state.vars[base + player] < times:
+        return None
+    scope = m.lay.limits[action.name][2]
+    often = "once" if times == 1 else f"{times} times"
+    return f"already taken {often} this {scope} ({often} per {scope})"
+
+
+def reasons_text(reasons, here) -> str:
+    """The lines of a `rule/stuck` message for `refusals`: one per action,
+    each naming the line of its rule (the file too when it is not `here`'s)."""
+    lines = []
+    for name, reason, span in reasons:
+        where = f"line {span.line}" if span.file == here.file else str(span)
+        lines.append(f"\n- {name} ({where}): {reason}")
+    return "".join(lines)
+
+
 def _outside(spec, state, env, typed: str):
     """Why a typed cell is not among a choice's options, when the builtin that
     lists them can say (`one of anchors(…)`: the first cell the piece would
@@ -138,4 +250,5 @@ def _outside(spec, state, env, typed: str):
     return None if value is None else spec.why(state, env, value)
 
 
-__all__ = ["explain", "split_arguments", "text_key", "value_key"]
+__all__ = ["explain", "reasons_text", "refusal", "refusals", "split_arguments", "text_key",
+           "value_key"]

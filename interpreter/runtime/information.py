@@ -28,8 +28,7 @@ from .state import State
 def visible_zone(slot, k, viewer) -> bool:
     if slot.visibility == "public":
         return True
-    return slot.visibility == "owner" and viewer is not None and slot.index == "player" \
-        and k == viewer
+    return slot.visibility == "owner" and viewer is not None and slot.owner(k) == viewer
 
 
 INTERNAL = ("pieces",)     # parts of an event for the engine alone: a reveal's piece ids

@@ -33,6 +33,20 @@ class ZoneSlot:
     visibility: str
     ordered: bool
     by: str | None = None      # shown grouped by this attribute
+    # 'of each A and B': the second index, and how many B there are. The
+    # zone of (a, b) is instance a * inner + b, so one player's zones (or one
+    # piece's) lie together, in the order of B
+    index2: str | None = None
+    inner: int = 1
+
+    def keys(self, k: int) -> tuple:
+        """The positions of instance k along the zone's indices: (a,) or (a, b)."""
+        return divmod(k, self.inner) if self.index2 is not None else (k,)
+
+    def owner(self, k: int):
+        """The player whose zone instance k is, for a zone of each player
+        (its first index), else None."""
+        return self.keys(k)[0] if self.index == "player" else None
 
 
 @dataclass
@@ -86,13 +100,23 @@ class Layout:
             return len(self.grids[index].cells)
         return self.types[index][1]
 
+    def key_text(self, index: str, j: int) -> str:
+        """The j-th value of an index as players read it: `P1`, or a piece's name."""
+        if index == "player":
+            return f"P{j}"
+        return self.display[self.types[index][0] + j]
+
     def place_name(self, i: int) -> str:
         """Where a piece lies, as players read it: a zone instance's name,
         `NAME(P1)` for one of a zone of each player, `NAME(KEY)` for one of
-        a zone of each piece, and "the box" for no zone (-1)."""
+        a zone of each piece, `NAME(P1, KEY)` for one of a zone of two
+        indices, and "the box" for no zone (-1)."""
         if i < 0:
             return "the box"
         slot, k = self.zone_list[i]
+        if slot.index2 is not None:
+            keys = zip((slot.index, slot.index2), slot.keys(k))
+            return f"{slot.name}({', '.join(self.key_text(index, j) for index, j in keys)})"
         if slot.count == 1:
             return slot.name
         if slot.index == "player":
@@ -171,9 +195,10 @@ def build_layout(ir: dict, n: int) -> Layout:
     for g in ir.get("grids", ()):
         lay.grids[g["name"]] = Bounded(g["name"], g["width"], g["height"])
     for z in ir["zones"]:
-        count = lay.index_count(z["index"])
+        inner = lay.index_count(z.get("index2"))
+        count = lay.index_count(z["index"]) * inner
         slot = ZoneSlot(z["name"], len(lay.zone_list), count, z["index"], z["of"],
-                        z["visibility"], z["ordered"], z.get("by"))
+                        z["visibility"], z["ordered"], z.get("by"), z.get("index2"), inner)
         lay.zones[z["name"]] = slot
         for k in range(count):
             lay.zone_list.append((slot, k))

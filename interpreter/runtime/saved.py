@@ -91,6 +91,8 @@ class _Reader:
     def zone_name(self, i: int) -> str:
         lay = self.lay
         slot, k = lay.zone_list[i]
+        if slot.index2 is not None:
+            return lay.place_name(i)
         if slot.count == 1:
             return slot.name
         if slot.index == "player":

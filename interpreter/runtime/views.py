@@ -160,7 +160,7 @@ def _holds(prog, s, c, viewer, owner_of) -> list:
     k = c - lay.types[kind][0]
     out = []
     for slot in lay.zones.values():
-        if slot.index != kind:
+        if slot.index != kind or slot.index2 is not None:
             continue
         inside = s.zones[slot.base + k]
         # an `of each TYPE` zone has no owner: public, or hidden (or owner-only: seen by nobody)
@@ -309,10 +309,15 @@ def _rows(value):
 def _zone_view(prog, s, slot, k, viewer, grid_decl=None, hex_decl=None, drawer=None) -> dict:
     lay = prog.lay
     contents = s.zones[slot.base + k]
-    owner = k if slot.index == "player" else None
-    entity = None
-    if slot.index not in (None, "player"):
-        entity = lay.display[lay.types[slot.index][0] + k]
+    # the zone's player and piece: of its one index, or the first of each
+    # kind among its two ('of each player and TYPE': P0 and one of TYPE)
+    owner = entity = None
+    pairs = list(zip((slot.index, slot.index2), slot.keys(k)))
+    for index, j in pairs:
+        if index == "player" and owner is None:
+            owner = j
+        elif index not in (None, "player") and entity is None:
+            entity = lay.key_text(index, j)
     visible = (slot.visibility == "public"
                or (slot.visibility == "owner" and viewer is not None and viewer == owner))
     shown = [lay.display[c] for c in contents]
@@ -321,6 +326,8 @@ def _zone_view(prog, s, slot, k, viewer, grid_decl=None, hex_decl=None, drawer=N
     entry = {"name": slot.name, "owner": owner, "of": entity, "holds": slot.of,
              "visibility": slot.visibility,
              "count": len(contents), "cards": shown if visible else None}
+    if slot.index2 is not None:
+        entry["keys"] = [lay.key_text(index, j) for index, j in pairs]
     if visible and slot.by is not None:
         entry["groups"] = _groups(prog, s, slot.by, contents)
     if visible and grid_decl is not None:

@@ -2,11 +2,13 @@
 
 A `simulate.Plan` (who sits where, seeds, budgets) flows in; per-game
 records flow out, tallied as they come into a JSON report (win rates with
-intervals, scores, lengths, actions taken) or a paired comparison of two
+intervals, draws, scores, lengths, actions taken) or a paired comparison of two
 rulebooks. `parallel` spreads the games over processes or a Ray cluster
 (Ray imported only then), so reports are the same with any number of
-workers; `stats` holds the intervals and tests. Laying a report out for
-the terminal belongs to `interpreter.terminal.reports`.
+workers; `stats` holds the intervals and tests. `playcheck` plays the
+seeded random games of `rulebook validate --play` and keeps each rule
+error they run into once, with the seed that replays it. Laying a report
+out for the terminal belongs to `interpreter.terminal.reports`.
 
 May import: `interpreter.errors`, `interpreter.stdlib`,
 `interpreter.language`, `interpreter.runtime`, `interpreter.compiler`,

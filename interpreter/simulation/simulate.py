@@ -59,7 +59,8 @@ class Plan:
 class GameRecord:
     """One finished (or cut-off) game. `winners` is None when the game was
     cut off at the decision cap; `scores` are the rulebook's scores at the
-    last state; `actions` counts the decisions taken by action name."""
+    last state; `actions` counts the decisions taken by action name; `draw`
+    says the outcome was a draw (every player level, or no winner)."""
 
     index: int
     winners: Optional[tuple]
@@ -67,6 +68,7 @@ class GameRecord:
     decisions: int
     rounds: int
     actions: dict = field(default_factory=dict)
+    draw: bool = False
 
     def win_share(self, seat: int) -> float:
         """1 for a sole win, 1/k for a win shared by k players, else 0."""
@@ -100,7 +102,7 @@ def play_game(game, plan: Plan, index: int) -> GameRecord:
         return GameRecord(index, None, tuple(game.scores(state)), state.decisions,
                           state.round, taken)
     return GameRecord(index, tuple(outcome.winners), tuple(outcome.scores),
-                      state.decisions, state.round, taken)
+                      state.decisions, state.round, taken, outcome.draw)
 
 
 # -- reports ------------------------------------------------------------------------
@@ -113,6 +115,7 @@ class Tally:
     def __init__(self, players: int):
         self.played = 0
         self.completed = 0
+        self.draws = Counter()            # "level" / "no_winner" -> games
         self.shares = [Counter() for _ in range(players)]      # seat -> {1/k or 0: games}
         self.scores = [Counter() for _ in range(players)]
         self.decisions = Counter()        # of the games that ended
@@ -128,6 +131,8 @@ class Tally:
         if r.winners is None:
             return
         self.completed += 1
+        if r.draw:
+            self.draws["level" if r.winners else "no_winner"] += 1
         for seat, (shares, scores) in enumerate(zip(self.shares, self.scores)):
             shares[r.win_share(seat)] += 1
             scores[r.scores[seat]] += 1
@@ -138,7 +143,9 @@ class Tally:
         """The JSON report (see the module doc). Win rates, scores and
         lengths are over the games that ended; games cut off at the decision
         cap count only in `capped` (and in the action counts). A win shared
-        by k players counts 1/k for each."""
+        by k players counts 1/k for each, so a draw of every player level
+        counts 1/N for each seat; `draws` counts the draws apart, those of
+        every player level (`level`) and those that nobody won (`no_winner`)."""
         n = self.completed
         seats = []
         for seat in range(plan.players):
@@ -150,9 +157,13 @@ class Tally:
         decisions = self.total_decisions
         actions = {name: {"count": count, "share": count / decisions if decisions else 0.0}
                    for name, count in sorted(self.taken.items(), key=lambda kv: (-kv[1], kv[0]))}
+        draws = self.draws["level"] + self.draws["no_winner"]
         return {"plan": plan.to_json(), "games": planned, "played": self.played,
                 "completed": n, "capped": self.played - n,
                 "seats": seats,
+                "draws": {"count": draws, "rate": draws / n if n else 0.0,
+                          "ci95": list(stats.wilson(draws, n)),
+                          "level": self.draws["level"], "no_winner": self.draws["no_winner"]},
                 "decisions": stats.describe_counts(self.decisions),
                 "rounds": stats.describe_counts(self.rounds),
                 "actions": actions,
@@ -177,6 +188,7 @@ class Pairing:
         self.pairs = 0
         keys = ("win_base", "win_variant", "score_base", "score_variant", "win", "score")
         self.counts = [{k: Counter() for k in keys} for _ in range(players)]
+        self.draws = {k: Counter() for k in ("base", "variant", "difference")}   # 0/1 a game
 
     def add(self, which: int, r: GameRecord) -> None:
         other = self.waiting[1 - which].pop(r.index, None)
@@ -187,6 +199,9 @@ class Pairing:
         if b.winners is None or v.winners is None:
             return
         self.pairs += 1
+        self.draws["base"][int(b.draw)] += 1
+        self.draws["variant"][int(v.draw)] += 1
+        self.draws["difference"][int(v.draw) - int(b.draw)] += 1
         for seat, c in enumerate(self.counts):
             wb, wv = b.win_share(seat), v.win_share(seat)
             sb, sv = b.scores[seat], v.scores[seat]
@@ -199,7 +214,8 @@ class Pairing:
 
     def report(self, plan: Plan) -> dict:
         """Per seat, the win-share and score differences (variant - base) over
-        the games both runs finished, by the paired test of `stats.paired_test_of`."""
+        the games both runs finished, by the paired test of `stats.paired_test_of`;
+        and the same of the draws (a game is a draw or not)."""
         seats = []
         for seat in range(plan.players):
             c = self.counts[seat]
@@ -212,8 +228,13 @@ class Pairing:
                                       "score": stats.mean_of(c["score_variant"])},
                           "win_rate": stats.paired_test_of(c["win"]),
                           "score": stats.paired_test_of(c["score"])})
+        draws = {which: {"count": self.draws[which][1],
+                         "rate": stats.mean_of(self.draws[which]),
+                         "half_width": stats.half_width_of(self.draws[which])}
+                 for which in ("base", "variant")}
+        draws["difference"] = stats.paired_test_of(self.draws["difference"])
         return {"test": "paired z-test on per-game differences (same seeds and AI seats)",
-                "alpha": ALPHA, "pairs": self.pairs, "seats": seats}
+                "alpha": ALPHA, "pairs": self.pairs, "seats": seats, "draws": draws}
 
 
 def compare(base: list, variant: list, plan: Plan) -> dict:
@@ -250,6 +271,7 @@ def simulate(game, plan: Plan, games: int, progress: Optional[Progress] = None) 
         if progress is not None:
             progress(i + 1, games)
     report = tally.report(plan, games)
+    report["lowest_wins"] = game.lowest_wins
     report["timing"] = timer.timing(tally.played, report["total_decisions"], 1, "local")
     return report
 

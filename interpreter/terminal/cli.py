@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import random
+import shlex
 import sys
 from typing import Optional
 
@@ -32,6 +33,7 @@ from .rules import rules_text
 from ..simulation.parallel import BACKENDS, Source
 from ..simulation.parallel import run as run_games
 from .reports import print_comparison, print_coverage, print_simulation, say
+from ..simulation import playcheck
 from ..simulation.simulate import Plan, Timer
 from ..simulation.simulate import coverage as simulation_coverage
 
@@ -138,28 +140,100 @@ def player_count(game, args) -> int:
 # -- subcommands ---------------------------------------------------------------
 
 def cmd_validate(args) -> int:
+    check_play_arguments(args)
     invalid = total_errors = 0
     for target in args.files:
-        try:
-            load_game(target)
-        except RulebookError as err:
-            invalid += 1
-            count = print_errors(err, target, sys.stdout)
-            total_errors += count
-            print(f"{target}: {count} error{'s' if count != 1 else ''}")
-        except Exception as exc:  # noqa: BLE001 - one broken file must not hide the rest
-            if args.debug:
-                raise
-            invalid += 1
-            total_errors += 1
-            print(f"{target}: error[internal]: {type(exc).__name__}: {exc}")
-        else:
-            print(f"{target}: ok")
+        count = validate_file(target, args)
+        invalid += count > 0
+        total_errors += count
     valid = len(args.files) - invalid
     print(f"{len(args.files)} file{'s' if len(args.files) != 1 else ''} checked: "
           f"{valid} valid, {invalid} invalid ({total_errors} error"
           f"{'s' if total_errors != 1 else ''})")
     return 0 if invalid == 0 else 1
+
+
+def validate_file(target: str, args) -> int:
+    """`validate` of one file: its static checks and, with --play, its random
+    games; everything found is printed. The number of errors."""
+    options = options_of(args)
+    try:
+        game = load_game(target, options)
+        report = None if args.play is None else playcheck.check(
+            game, args.play, args.seed or 0, args.max_decisions or playcheck.MAX_DECISIONS)
+    except RulebookError as err:
+        count = print_errors(err, target, sys.stdout)
+        print(f"{target}: {plural(count, 'error')}")
+        return count
+    except Exception as exc:  # noqa: BLE001 - one broken file must not hide the rest
+        if args.debug:
+            raise
+        print(f"{target}: error[internal]: {type(exc).__name__}: {exc}")
+        return 1
+    if report is None:
+        print(f"{target}: ok")
+        return 0
+    sources = SourceCache({os.path.basename(target): target})
+    for finding in report.findings:
+        error = finding.reported()
+        print(errors.render(error, sources.get(error)))
+        print(f"     = found in {finding.games} of {plural(report.played, 'random game')}; "
+              f"replay it: {replay_command(target, finding, options)}")
+    played = plural(report.played, "random game") + (
+        f", {report.skipped} skipped after an endless one" if report.skipped else "")
+    count = len(report.findings)
+    print(f"{target}: " + (f"{plural(count, 'error')} ({played})" if count
+                           else f"ok ({played} played to the end)"))
+    return count
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def replay_command(target: str, finding, options: dict) -> str:
+    """The `rulebook play` command that plays a found game again, move for
+    move: every seat the random AI, seeded as the play check seeds it."""
+    words = ["rulebook", "play", target, "--players", str(finding.players),
+             "--seed", str(finding.seed)]
+    for seat in range(finding.players):
+        words += ["--ai", f"{seat}=random"]
+    for name, value in options.items():
+        words += ["--option", f"{name}={option_text(value)}"]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def option_text(value) -> str:
+    """An option's value as `--option NAME=VALUE` reads it back (option_arg)."""
+    if isinstance(value, str):
+        try:
+            json.loads(value)
+        except json.JSONDecodeError:
+            return value          # a plain word
+    return json.dumps(value)
+
+
+def check_play_arguments(args) -> None:
+    for flag, value in (("--play", args.play), ("--max-decisions", args.max_decisions)):
+        if value is not None and value < 1:
+            raise CommandError(f"{flag} must be at least 1, not {value}")
+    if args.play is None:
+        for flag, value in (("--seed", args.seed), ("--max-decisions", args.max_decisions)):
+            if value is not None:
+                raise CommandError(f"{flag} is for --play",
+                                   hint="rulebook validate FILE… --play N")
+    elif args.seed is not None and not SEEDS[0] <= args.seed <= SEEDS[1] - args.play:
+        raise CommandError(f"--seed must be from {SEEDS[0]} to {SEEDS[1] - args.play}")
+
+
+def play_games(text: str) -> int:
+    """The N of `--play N`; a file name after a bare --play is told apart."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"takes a number of games, not '{shown(text, 80)}': put --play after the files "
+            f"(rulebook validate FILE… --play), or give the number (--play 20)") from None
 
 
 def cmd_play(args) -> int:
@@ -294,8 +368,9 @@ def play_batch(args, sources: list, games: list, plan: Plan):
         bar.stop()
 
 
-def report_of(batch, which: int, plan: Plan, games: int, timer: Timer) -> dict:
+def report_of(batch, which: int, plan: Plan, games: int, timer: Timer, game) -> dict:
     report = batch.tallies[which].report(plan, games)
+    report["lowest_wins"] = game.lowest_wins
     report["interrupted"] = batch.interrupted
     report["timing"] = timer.timing(report["played"], report["total_decisions"],
                                     batch.workers, batch.backend)
@@ -315,7 +390,7 @@ def cmd_simulate(args) -> int:
     timer = Timer()
     batch = play_batch(args, [Source.of(game, args.game, options)], [game], plan)
     report = {"game": game.name, "rulebook": args.game, "options": game.options,
-              **report_of(batch, 0, plan, args.games, timer)}
+              **report_of(batch, 0, plan, args.games, timer, game)}
     if args.coverage:
         report["coverage"] = simulation_coverage(game, batch.coverage[0])
     if args.json:
@@ -340,8 +415,10 @@ def cmd_compare(args) -> int:
     sources = [Source.of(base, args.base, options),
                Source.of(variant, args.variant, variant_options)]
     batch = play_batch(args, sources, [base, variant], plan)
-    reports = [report_of(batch, k, plan, args.games, timer) for k in (0, 1)]
+    reports = [report_of(batch, k, plan, args.games, timer, g)
+               for k, g in enumerate((base, variant))]
     comparison = batch.pairing.report(plan)
+    comparison["lowest_wins"] = {"base": base.lowest_wins, "variant": variant.lowest_wins}
     comparison["interrupted"] = batch.interrupted
     titles = [titled(args.base, base, options), titled(args.variant, variant, variant_options)]
     result = {"base": {"game": base.name, "rulebook": args.base, "options": base.options,
@@ -401,6 +478,17 @@ def build_parser() -> ArgumentParser:
 
     validate = sub.add_parser("validate", help="check rulebooks and list every error")
     validate.add_argument("files", nargs="+", metavar="FILE")
+    validate.add_argument("--option", action="append", type=option_arg, metavar="NAME=VALUE",
+                          help="check with a rulebook option set (repeatable)")
+    validate.add_argument("--play", nargs="?", const=playcheck.GAMES, type=play_games,
+                          metavar="N",
+                          help=f"then play N random games per player count (default "
+                               f"{playcheck.GAMES}) and list the rule errors they run into")
+    validate.add_argument("--seed", type=int, metavar="S",
+                          help="with --play: game i is dealt with seed S+i (default 0)")
+    validate.add_argument("--max-decisions", type=int, metavar="N",
+                          help=f"with --play: a game still going after N decisions is "
+                               f"rule/endless (default {playcheck.MAX_DECISIONS:,})")
     validate.set_defaults(run=cmd_validate)
 
     def game_options(p, target="game", metavar="GAME|FILE"):

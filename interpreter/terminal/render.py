@@ -227,6 +227,19 @@ def _whose(zone: dict) -> str:
     return " ".join(parts)
 
 
+def _paired_parts(zones: Sequence[dict]) -> list:
+    """The zones of one name of two indices, by their first key, the empty
+    ones left out: ['P0: A: 3 5 / B: 7', 'P1: A: 2 cards', 'P2: empty']."""
+    by_first: dict = {}
+    for zone in zones:
+        first, second = (value_text(k) for k in zone["keys"][:2])
+        inner = by_first.setdefault(first, [])
+        if not _is_empty(zone):
+            inner.append(f"{second}: {compact_contents(zone)}")
+    return [f"{first}: {' / '.join(inner) if inner else 'empty'}"
+            for first, inner in by_first.items()]
+
+
 def drawn_on_boards(view: dict) -> set:
     """The zones whose contents a board shows: on a grid, as a hex map or on one."""
     return on_maps(view)[0] | {z.get("name") for z in view.get("zones") or ()
@@ -253,6 +266,9 @@ def compact_zones(view: dict, drawings: Optional[dict] = None) -> tuple:
             empty.append(name)
             continue
         parts = []
+        if all(zone.get("keys") for zone in zones):
+            parts = _paired_parts(zones)
+            zones = []
         for zone in zones:
             whose, text = _whose(zone), compact_contents(zone)
             if zone.get("owner") is None and _same(zone.get("of"), zone.get("cards") or ()):
@@ -387,9 +403,12 @@ def legal_cells(actions: Sequence[str]) -> set:
 
 
 def _zone_title(zone: dict) -> str:
-    """A zone's name as the boards' titles print it: `NAME(KEY)` for a zone of each KEY."""
+    """A zone's name as the boards' titles print it: `NAME(KEY)` for a zone
+    of each KEY, `NAME(KEY, KEY)` for a zone of two indices."""
     name = str(zone.get("name", ""))
-    if zone.get("of") is not None:
+    if zone.get("keys"):
+        name = f"{name}({', '.join(value_text(k) for k in zone['keys'])})"
+    elif zone.get("of") is not None:
         name = f"{name}({value_text(zone['of'])})"
     return name
 
@@ -404,7 +423,7 @@ def grid_sections(view: dict, actions: Sequence[str], compact: bool = False,
         if zone.get("grid") is None or only is not None and zone.get("name") not in only:
             continue
         name = _zone_title(zone)
-        if zone.get("owner") is not None:
+        if zone.get("owner") is not None and not zone.get("keys"):
             name = f"{name} of {player_label(zone['owner'])}"
         note = " · north at the top" + (" · '· (x,y)': a legal action names that cell" if legal else "")
         out.append(Group(Text(name, style="bold") + Text(note, style="dim"),
@@ -671,6 +690,8 @@ class OutcomeView:
     tie_breaks: Sequence = ()
     steps: Sequence = ()
     decided_by: Optional[str] = None
+    lowest_wins: bool = False
+    draw: bool = False
 
     @classmethod
     def of(cls, outcome) -> "OutcomeView":
@@ -679,7 +700,8 @@ class OutcomeView:
             (lambda key: getattr(outcome, key, None))
         return cls(get("scores"), list(get("winners") or ()), list(get("ranking") or ()),
                    list(get("parts") or ()), list(get("tie_breaks") or ()),
-                   list(get("steps") or ()), get("decided_by"))
+                   list(get("steps") or ()), get("decided_by"), bool(get("lowest_wins")),
+                   bool(get("draw")))
 
     def breakdown(self) -> Optional[Table]:
         """Players down, score, parts and tie-break steps across."""
@@ -700,11 +722,13 @@ class OutcomeView:
 
     def decided(self) -> Optional[str]:
         if self.decided_by in (None, "score"):
-            return "Decided by the score." if self.decided_by else None
+            lowest = " (lowest wins)" if self.lowest_wins else ""
+            return f"Decided by the score{lowest}." if self.decided_by else None
         if self.decided_by == "winners":
             return "Decided by the rulebook's rule for the winners."
         if self.decided_by == "tie":
-            return "Nothing told the players apart."
+            return ("A draw: nothing told the players apart." if self.draw
+                    else "Nothing told the players apart.")
         return f"The scores were level; decided by: {self.decided_by}."
 
     def __rich__(self) -> RenderableType:
@@ -726,7 +750,7 @@ class OutcomeView:
         elif names:
             lines.append(Text(f"Winners (shared): {', '.join(names)}", style="bold"))
         else:
-            lines.append(Text("No winner.", style="bold"))
+            lines.append(Text("No winner: a draw.", style="bold"))
         if self.decided() is not None:
             lines.append(Text(self.decided()))
         return Group(*lines)

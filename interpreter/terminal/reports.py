@@ -8,6 +8,8 @@ and writes the sentences a designer reads ("P1 wins 54.1% ± 1.2 vs 50.3% ±
 
 from __future__ import annotations
 
+from typing import Optional
+
 from rich.console import Console
 from rich.table import Table
 
@@ -59,7 +61,8 @@ def print_simulation(report: dict, console: Console, title: str) -> None:
         say(console, f"interrupted: the figures of the {report['played']} games finished")
     wins = Table("seat", "AI", "wins", "win rate", "95% interval", title_justify="left")
     scores = Table("seat", "score mean", "sd", "min", "p25", "median", "p75", "max",
-                   "distribution", title_justify="left")
+                   "distribution", title_justify="left",
+                   title="scores: the lowest score wins" if report.get("lowest_wins") else None)
     for row in report["seats"]:
         low, high = row["ci95"]
         wins.add_row(player_label(row["seat"]), row["ai"], number(row["wins"]),
@@ -70,6 +73,8 @@ def print_simulation(report: dict, console: Console, title: str) -> None:
                        number(d["min"]), number(q["p25"]), number(q["p50"]), number(q["p75"]),
                        number(d["max"]), sparkline(d["histogram"]))
     console.print(wins)
+    if "draws" in report:
+        say(console, draws_line(report["draws"], report["completed"], plan["players"]))
     console.print(scores)
 
     length = Table("game length", "mean", "sd", "min", "median", "max", title_justify="left")
@@ -93,6 +98,22 @@ def print_simulation(report: dict, console: Console, title: str) -> None:
                   f"{'s' if workers != 1 else ''}{on_ray}: "
                   f"{timing.get('games_per_second', 0):.1f} games per second, "
                   f"{timing.get('decisions_per_second', 0):.0f} decisions per second")
+
+
+def draws_line(draws: dict, games: int, players: int) -> str:
+    """How many of the finished games were draws, and how the win rates
+    above counted them."""
+    if not draws["count"]:
+        return f"draws: none of {games} games"
+    low, high = draws["ci95"]
+    kinds = []
+    if draws["level"]:
+        kinds.append(f"{draws['level']} with every player level (a victory shared by all: "
+                     f"1/{players} of a win to each seat above)")
+    if draws["no_winner"]:
+        kinds.append(f"{draws['no_winner']} won by nobody")
+    return (f"draws: {draws['count']} of {games} games ({draws['rate']:.1%}, "
+            f"95% interval {low:.1%}–{high:.1%}): " + "; ".join(kinds))
 
 
 def print_coverage(never: list, total: int, console: Console) -> None:
@@ -120,12 +141,31 @@ def win_sentence(row: dict, alpha: float) -> str:
             f"{verdict} ({p_value(test['p'])})")
 
 
-def score_sentence(row: dict, alpha: float) -> str:
+def score_sentence(row: dict, alpha: float, lowest_wins: Optional[dict] = None) -> str:
     test = row["score"]
     verdict = "significant" if test["p"] < alpha else "not significant"
     return (f"{player_label(row['seat'])} scores {row['variant']['score']:.2f} vs "
             f"{row['base']['score']:.2f} on average ({test['difference']:+.2f} ± "
-            f"{test['half_width']:.2f}): {verdict} ({p_value(test['p'])})")
+            f"{test['half_width']:.2f}{_direction(lowest_wins)}): {verdict} "
+            f"({p_value(test['p'])})")
+
+
+def _direction(lowest_wins: Optional[dict]) -> str:
+    """Which way a better score goes, where it is not the usual way up."""
+    base, variant = (lowest_wins or {}).get("base"), (lowest_wins or {}).get("variant")
+    if base == variant:
+        return "; lowest wins" if base else ""
+    return "; lowest wins with the variant" if variant else "; lowest wins with the base"
+
+
+def draws_sentence(draws: dict, alpha: float) -> str:
+    test = draws["difference"]
+    b, v = draws["base"], draws["variant"]
+    verdict = "significant" if test["p"] < alpha else "not significant"
+    return (f"draws: {v['rate']:.1%} ± {100 * v['half_width']:.1f} with the variant vs "
+            f"{b['rate']:.1%} ± {100 * b['half_width']:.1f} with the base "
+            f"({100 * test['difference']:+.1f} points ± {100 * test['half_width']:.1f}): "
+            f"{verdict} ({p_value(test['p'])})")
 
 
 def print_comparison(comparison: dict, console: Console, base: str, variant: str) -> None:
@@ -148,7 +188,9 @@ def print_comparison(comparison: dict, console: Console, base: str, variant: str
     console.print(scores)
     for row in comparison["seats"]:
         say(console, win_sentence(row, comparison["alpha"]))
-        say(console, score_sentence(row, comparison["alpha"]))
+        say(console, score_sentence(row, comparison["alpha"], comparison.get("lowest_wins")))
+    if "draws" in comparison:
+        say(console, draws_sentence(comparison["draws"], comparison["alpha"]))
     say(console, f"{comparison['pairs']} games finished on both rulebooks with the same seeds "
                   f"and AI seats; test: {comparison['test']}; ± is a 95% interval; "
                   f"significant means p < {comparison['alpha']}.")

@@ -1,0 +1,65 @@
+"""The numbers of a range `A to B`, for both ways a formula runs.
+
+A range is a list of whole numbers, A, A + 1, … up to B, both included;
+empty when B is less than A. The closures of `expressions` and the Python
+of `pysource` call the same function here, made once per range of the
+rulebook (`numbers_of`), so the two cannot differ. The list is built only
+after its length is known to be within MAX_RANGE and has been charged to
+the step's budget of formula work (runtime/budget.py), one unit a number:
+a range of a billion numbers stops at once with a coded error at the
+range, instead of filling the memory.
+"""
+
+from __future__ import annotations
+
+from ..errors import RuleError, span_at
+from ..language.limits import MAX_RANGE, count
+
+
+def length(low: int, high: int) -> int:
+    """How many numbers `low to high` holds."""
+    return max(0, high - low + 1)
+
+
+def too_long(n: int) -> str:
+    """The message of a range past MAX_RANGE, at load and while a game runs."""
+    return f"a range of {n:,} numbers: at most {count(MAX_RANGE)}"
+
+
+TOO_LONG_HINT = ("a range is a list the rules look at; for a count, compute it "
+                 "(B - A + 1), or narrow the range")
+
+
+def numbers_of(e: dict, file: str, budget):
+    """``(low, high) -> [low, …, high]`` for the range node `e`; a wrong end
+    is `rule/runtime` at that end, a range past the limit at the range."""
+    low_at, high_at, at = e["low"]["at"], e["high"]["at"], e["at"]
+
+    def numbers(low, high):
+        for value, end, which in ((low, low_at, "first"), (high, high_at, "last")):
+            if type(value) is not int:
+                raise RuleError(f"the {which} number of a range is {_kind(value)}",
+                                span_at(file, end),
+                                hint="a range is written between whole numbers: 1 to size(hand(me))")
+        n = high - low + 1
+        if n <= 0:
+            return []
+        if n > MAX_RANGE:
+            raise RuleError(too_long(n), span_at(file, at), hint=TOO_LONG_HINT)
+        budget.left -= n
+        if budget.left < 0:
+            budget.exhausted()
+        return list(range(low, high + 1))
+    return numbers
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes/no"
+    if isinstance(value, str):
+        return f"the word '{value}'"
+    if isinstance(value, list):
+        return "a list"
+    return "not a whole number"

@@ -1,0 +1,117 @@
+"""Random games that find the mistakes only a game finds (`rulebook validate --play`).
+
+A rulebook that passes every static check can still go wrong in play: a
+table change that leaves a player with no legal action (`rule/stuck`), a
+formula that fails on a value only some deals produce (`rule/runtime`),
+rules that run on without asking anybody (`rule/loop`), a game that never
+ends (`rule/endless`: still going after `MAX_DECISIONS` decisions). `check`
+plays seeded random games for every player count of a rulebook and returns
+each distinct rule error once — by code and place in the rulebook — with
+the player count and seed of the first game that found it. Every seat is
+the `random` AI seeded as `rulebook play --ai SEAT=random` seeds it (the
+game's seed plus the seat), and the first player to move decides first, as
+at the table, so `rulebook play FILE --players N --seed S --ai 0=random
+--ai 1=random …` replays a found game move for move. Only the engine's API
+is used (`new_game`, `to_move`, `legal_actions`, `advance`, `outcome`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..ai.players import make_player
+from ..errors import RuleEndless, RuleError, RulebookError
+
+GAMES = 20                  # games per player count when `--play` names no number
+MAX_DECISIONS = 10_000      # as `simulate --max-decisions`: past it a game is endless
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A rule error random play ran into: the error as the engine raised it,
+    the player count and seed of the first game that found it, and how many
+    games did."""
+
+    error: RuleError
+    players: int
+    seed: int
+    games: int = 1
+
+    def reported(self) -> RuleError:
+        """The error as `validate` lists it: its code, place and hint, the
+        first line of its message naming the game that found it."""
+        first, newline, rest = self.error.message.partition("\n")
+        return RuleError(f"{first} ({self.players} players, seed {self.seed}){newline}{rest}",
+                         self.error.span, hint=self.error.hint, code=self.error.code)
+
+
+@dataclass
+class Report:
+    """What `check` found; `played` counts the games played (to their end or
+    their error), `skipped` those left out after an endless game (each would
+    take as long)."""
+
+    findings: list = field(default_factory=list)
+    played: int = 0
+    skipped: int = 0
+
+
+def play_one(game, players: int, seed: int, max_decisions: int = MAX_DECISIONS):
+    """Plays one random game (see the module doc) to its end and its
+    scoring: the rule error it ran into, or None."""
+    bots = [make_player("random", seed=seed + seat) for seat in range(players)]
+    try:
+        state = game.new_game(players=players, seed=seed)
+        while True:
+            deciders = game.to_move(state)
+            if not deciders:
+                game.outcome(state)
+                return None
+            if state.decisions >= max_decisions:
+                return _endless(game, state, max_decisions)
+            player = deciders[0]
+            game.advance(state, bots[player].act(game, None, game.legal_actions(state, player)))
+    except RuleError as err:
+        return err
+
+
+def _endless(game, state, max_decisions: int) -> RuleEndless:
+    """`rule/endless` at the decision the game stands at when it is cut off."""
+    machine = game.program(state.n).machine
+    stmt, _ = machine.current_choice(state)
+    return RuleEndless(f"the game is still going after {max_decisions:,} decisions of random "
+                       f"players", machine.span(stmt.at),
+                       hint="make sure the game can end: a 'repeat until' that comes true, an "
+                            "'end game' that is reached; a game that may rightly go on longer: "
+                            "--max-decisions N")
+
+
+def check(game, games: int = GAMES, seed: int = 0, max_decisions: int = MAX_DECISIONS,
+          counts=None) -> Report:
+    """Plays `games` random games (dealt with seeds `seed`, `seed + 1`, …)
+    for each player count of `game` (or of `counts`); each distinct rule
+    error once, sorted by its place in the rulebook. After an endless game
+    the other games of that player count are skipped."""
+    report = Report()
+    found: dict = {}
+    for players in counts or range(game.min_players, game.max_players + 1):
+        for i in range(games):
+            error = play_one(game, players, seed + i, max_decisions)
+            report.played += 1
+            if error is None:
+                continue
+            key = (error.code, error.span)
+            if key in found:
+                earlier = found[key]
+                found[key] = Finding(earlier.error, earlier.players, earlier.seed,
+                                     earlier.games + 1)
+            else:
+                found[key] = Finding(error, players, seed + i)
+            if isinstance(error, RuleEndless):
+                report.skipped += games - i - 1
+                break
+    report.findings = sorted(found.values(), key=lambda f: RulebookError.sort_key(f.error))
+    return report
+
+
+__all__ = ["GAMES", "MAX_DECISIONS", "Finding", "Report", "check", "play_one"]
