@@ -198,3 +198,16 @@ def test_moving_to_a_range_is_a_type_error_at_the_destination():
     with pytest.raises(RulebookErrors) as info:
         compile_ir(text, "bids.rules", ".")
     assert [e.code for e in info.value.errors] == ["rulebook/type"]
+
+
+def test_an_option_may_list_its_values_as_a_range(tmp_path):
+    from interpreter import load_rulebook
+    from interpreter.errors import OptionError
+    path = tmp_path / "opt.rules"
+    path.write_text('game "Opt"\nplayers 2\noption target = 15 one of 10 to 20\n'
+                    'variable total: number = target\nphase play\n  end game\n'
+                    'scoring\n  score = total\n', encoding="utf-8")
+    game = load_rulebook(str(path), options={"target": 12})
+    assert game.outcome(game.new_game(players=2, seed=1)).scores == (12, 12)
+    with pytest.raises(OptionError):
+        load_rulebook(str(path), options={"target": 21})

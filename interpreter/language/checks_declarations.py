@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from . import data as datafiles, files
 from .tables import EACH, TableRows
-from .limits import MAX_DATA_BYTES, MAX_GRID_CELLS, MAX_PIECES, MAX_STATE_VALUES, count
+from .limits import (MAX_DATA_BYTES, MAX_GRID_CELLS, MAX_LIST_ITEMS, MAX_PIECES, MAX_STATE_VALUES,
+                     count)
 from ..stdlib import grid, shapes
 from ..errors import (DataFileError, DuplicateName, InvalidDeclaration, LimitExceeded,
                       PlayerCountNotCovered, RulebookError, RulebookErrors, UnknownName, WrongArity, WrongType,
@@ -68,6 +69,11 @@ class DeclarationChecks(TableRows):
         if opt["choices"] is not None:
             values = []
             for c in opt["choices"]:
+                if c["node"] == "too_many":
+                    self.error(LimitExceeded, f"an option of {c['count']:,} values: at most "
+                               f"{MAX_LIST_ITEMS:,}", c["at"],
+                               hint="a choice among that many is a number to check in the rules")
+                    continue
                 if c["node"] == "negate" and c["operand"]["node"] == "number":
                     c["node"], c["value"] = "number", -c.pop("operand")["value"]
                 if c["node"] == "name":
@@ -79,7 +85,8 @@ class DeclarationChecks(TableRows):
                 values.append(c.get("value"))
                 if c["node"] == "symbol":
                     self.add_symbol(c["value"], c["at"])
-            if default.get("value") not in values:
+            if default.get("value") not in values and \
+                    not any(c["node"] == "too_many" for c in opt["choices"]):
                 self.error(InvalidDeclaration,
                            f"default '{default.get('value')}' of option '{opt['name']}' is not one of its choices",
                            default["at"])

@@ -249,6 +249,18 @@ class _ToAst(Transformer):
         return _node("option", meta, name=str(c[0]), default=c[1], choices=choices,
                      name_at=_tok_at(c[0]))
 
+    def option_range(self, meta, c):
+        # 'one of 1 to 6': the list of its numbers, each at the range; one of
+        # more than a list may hold is one item the checks refuse
+        low, high = int(c[0]), int(c[1])
+        at = _at(meta)
+        count = max(0, high - low + 1)
+        if count > MAX_LIST_ITEMS:
+            return {"node": "list", "at": at, "items": [{"node": "too_many", "count": count,
+                                                         "at": at}]}
+        return {"node": "list", "at": at,
+                "items": [{"node": "number", "value": v, "at": at} for v in range(low, high + 1)]}
+
     def option_pick(self, meta, c):
         name, count, of, items = c[0], c[1], c[2], [x for x in c[3:] if x is not None]
         where = (_tok_at(items[0])[:2] + _tok_at(items[-1])[2:]) if items else _at(meta)
