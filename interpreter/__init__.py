@@ -9,7 +9,8 @@ from .errors import RulebookError, RulebookErrors
 from .game.load import load_rulebook
 from .runtime.state import State
 from .runtime.decisions import Action
+from .runtime.chance import CHANCE, ChanceOutcome
 
-__all__ = ["load_rulebook", "Game", "State", "Action", "Outcome", "RulebookError",
-           "RulebookErrors"]
+__all__ = ["load_rulebook", "Game", "State", "Action", "ChanceOutcome", "CHANCE", "Outcome",
+           "RulebookError", "RulebookErrors"]
 __version__ = "0.1.0"

@@ -260,6 +260,20 @@ class GameOver(ActionError):
     code = "action/game-over"
 
 
+class OutsideSpace(ActionError):
+    """An action, or an action id, that the fixed action space of a rulebook
+    does not number (game/spaces.py): beyond a documented bound, or no id."""
+
+    code = "action/outside-space"
+
+
+class SpaceTooLarge(RulebookError):
+    """A rulebook whose fixed action space would pass its limit (a choice of
+    too many options to number, game/spaces.py)."""
+
+    code = "space/too-large"
+
+
 class SaveError(RulebookError, ValueError):
     """A saved game that cannot be loaded."""
 

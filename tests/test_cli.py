@@ -119,15 +119,18 @@ def test_simulate_with_ai_seats_and_coverage(capsys):
                        "--iterations", "3", "--coverage", "--quiet", "--workers", "1")
     assert code == 0
     assert "P1 ismcts (3 iterations/move)" in out
-    assert "never fired" in out
-    assert "hanamikoji.rules:" in out
+    assert "coverage: " in out and "fired" in out
+    assert "hanamikoji.rules:84:7: reveal in phase scoring_the_round " \
+           "(off by option reveal_trade_off_at_round_end)" in out
 
 
 def test_compare_prints_a_verdict_per_seat(capsys):
     code, out, _ = run(capsys, "compare", "hanamikoji", "hanamikoji", "--variant-option",
                        "first_player=seat_1", "--games", "4", "--quiet", "--workers", "1")
     assert code == 0
-    assert out.count("significant (p ") == 5  # wins and scores of two seats, and the draws
+    # wins and scores of two seats, the draws, the length in decisions and in
+    # rounds, and the first player's advantage on each rulebook
+    assert out.count("significant (p ") == 9
     assert "paired" in out
 
 
@@ -173,6 +176,10 @@ def test_bad_usage_exits_2_with_a_code(capsys, argv):
     ["compare", "hanamikoji"],
     ["compare", "hanamikoji", "hanamikoji", "--ai", "7=greedy"],
     ["compare", "hanamikoji", "hanamikoji", "--games", "0"],
+    ["simulate", "hanamikoji", "--report", "charts.png"],
+    ["simulate", "hanamikoji", "--report", "-"],
+    ["simulate", "hanamikoji", "--report", "/no/such/folder/report.html"],
+    ["compare", "hanamikoji", "hanamikoji", "--report", "same.html", "--records", "same.html"],
 ])
 def test_bad_simulation_input_is_one_line_and_exit_2(capsys, argv):
     code, out, err = run(capsys, *argv)
@@ -199,6 +206,23 @@ def test_ray_missing_is_a_one_line_error(capsys):
     assert code == 1
     assert err.startswith("error[simulate/ray-missing]")
     assert err.strip().count("\n") == 0
+
+
+@pytest.mark.parametrize("command", [["simulate", "hanamikoji"],
+                                     ["compare", "hanamikoji", "hanamikoji"]])
+def test_a_report_without_matplotlib_says_how_to_install_it(capsys, tmp_path, monkeypatch,
+                                                            command):
+    # None in sys.modules makes `import matplotlib…` fail as if it were not installed
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    page, records = tmp_path / "report.html", tmp_path / "games.jsonl"
+    code, out, err = run(capsys, *command, "--games", "1", "--quiet", "--report", str(page),
+                         "--records", str(records))
+    assert code == 1
+    assert err.startswith("error[simulate/plot-missing]")
+    assert "pip install 'rulebook[plot]'" in err
+    assert err.strip().count("\n") == 0
+    assert not page.exists() and not records.exists() and out == ""   # refused before the run
 
 
 def test_an_unknown_game_exits_2(capsys, tmp_path):

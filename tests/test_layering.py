@@ -24,6 +24,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 
 # Top first: a folder may import the folders on the lines below its own.
 LAYERS = [
+    {"adapters"},
     {"terminal"},
     {"simulation"},
     {"ai"},

@@ -43,6 +43,9 @@ class ExprCompiler(Shortcuts):
         self.compiled_defines: dict = {}
         self.define_types: dict = {}
         self.errors: list = []      # type errors found while compiling, reported together
+        # id of a call of a builtin whose implementation depends on its
+        # arguments' kinds (`Builtin.typed`) -> (the call, that implementation)
+        self.typed_calls: dict = {}
         self._inline_cache: dict = {}   # (define, renames) -> its body compiled in place
         self._costly_defines: dict = {}
         self.budget = Budget()          # the work formulas may do in one step of the game
@@ -328,6 +331,9 @@ class ExprCompiler(Shortcuts):
                 call = memoized(fn, call, tuple(afns))
             return Compiled(call, body.type, e["at"])
         impl = FUNCTIONS[fn].impl
+        if FUNCTIONS[fn].typed is not None:       # (pysource calls the same)
+            impl = FUNCTIONS[fn].typed([a.type for a in args])
+            self.typed_calls[id(e)] = (e, impl)
         t = FUNCTIONS[fn].result_type([a.type for a in args])
         if fn == "contains" and len(args) == 2:
             a, b = family(elem(args[0].type)), family(args[1].type)

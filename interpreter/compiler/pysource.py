@@ -419,6 +419,9 @@ class PyFormulas:
         if fn == "abs" and len(srcs) == 1:
             return Code(f"abs({srcs[0]})")
         impl = FUNCTIONS[fn].impl
+        if FUNCTIONS[fn].typed is not None:        # as the closure calls it
+            known = self.ex.typed_calls.get(id(e))
+            impl = known[1] if known is not None else FUNCTIONS[fn].typed([])
         plain = getattr(impl, "plain", None)       # a builtin that needs no context
         if plain is not None:
             return Code(f"{self.mod.constant(plain)}({', '.join(srcs)})")

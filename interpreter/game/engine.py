@@ -2,10 +2,12 @@
 
 `Game` is static (the rules, compiled once per player count); `State`
 changes. The API follows docs/api.md: `new_game`, `to_move`,
-`legal_actions`, `apply`, `outcome`, `view`, `parse_action`, and JSON
-saves. `apply` copies the state, binds the chosen option, and lets the
-machine run to the next decision; an illegal action raises and leaves the
-input untouched.
+`legal_actions`, `apply`, `outcome`, `view`, `parse_action`, JSON
+saves, and in a game started with `chance=True` its chance nodes
+(`is_chance`, `chance_outcomes`, `parse_chance`; runtime/chance.py).
+`apply` copies the state, binds the chosen option, and lets the machine
+run to the next decision; an illegal action raises and leaves the input
+untouched.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Optional
 from pathlib import Path
 
@@ -26,7 +29,10 @@ from ..errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleErr
                       did_you_mean)
 from ..runtime.saved import damaged, shown, state_from_data
 from ..runtime.state import State, splitmix64
+from ..runtime.chance import CHANCE, Chance, ChanceOutcome, decide
 from ..runtime import views
+from .observation import ObservationSpec, Observer
+from .spaces import ActionSpace, build_space
 
 SAVE_FORMAT = "rulebook-save/1"
 
@@ -83,6 +89,10 @@ class Game:
         self._programs: dict[int, Program] = {}
         # player count -> the state after the setup's steps that every game shares
         self._openings: dict[int, State] = {}
+        # player count -> its fixed action ids and observation layout (game/spaces.py,
+        # game/observation.py), made when first asked for
+        self._spaces: dict = {}
+        self._observers: dict = {}
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} {self.min_players}-{self.max_players} players>"
@@ -165,11 +175,15 @@ class Game:
         return sorted(rows.values(), key=lambda r: (r["line"], r["column"]))
 
     # -- the game API ----------------------------------------------------------
-    def new_game(self, players: int, seed: int = 0) -> State:
+    def new_game(self, players: int, seed: int = 0, chance: bool = False) -> State:
+        """The first state of a game; with `chance`, every draw of the rules
+        is a chance node instead (see `chance_outcomes`)."""
         prog = self.program(players)
         rng = splitmix64(int(seed) & ((1 << 64) - 1))[1]
         if prog.machine.coverage is not None:       # measuring: run every statement
             s = self._blank(prog, rng)
+            if chance:
+                s.chance = Chance()
             prog.machine.start(s)
             return s
         opening = self._openings.get(players)
@@ -182,6 +196,8 @@ class Game:
             self._openings[players] = opening
         s = opening.copy()
         s.rng = rng
+        if chance:
+            s.chance = Chance()
         prog.budget.reset()
         prog.machine.run(s)
         return s
@@ -215,6 +231,8 @@ class Game:
             cache = state.cache = {}
         found = cache.get(player)
         if found is None:
+            if player == CHANCE:          # chance takes chance outcomes, not actions
+                return Offer()
             prog = self.program(state.n)
             m = prog.machine
             stmt, f = m.current_choice(state)
@@ -232,6 +250,10 @@ class Game:
         return found
 
     def apply(self, state: State, action: Action) -> State:
+        if type(action) is ChanceOutcome:
+            s = state.successor()
+            self._chance_step(state, s, action)
+            return s
         binding = self._binding(state, action)
         s = state.successor()      # no events (they belong to one transition)
         frames = s.frames
@@ -256,7 +278,7 @@ class Game:
         player = action.player
         if player not in state.pending:
             raise NotYourTurn(f"P{action.player} is not to move; waiting for "
-                              + ", ".join(f"P{p}" for p in state.pending))
+                              + ", ".join(_who(p) for p in state.pending))
         binding = self._bindings(state, player).get(action, _ILLEGAL)
         if binding is _ILLEGAL:
             raise IllegalAction(f"'{action}' is not a legal action for P{action.player} now",
@@ -285,6 +307,11 @@ class Game:
         own (a sampled one, or a copy); anything else that holds it sees it
         change. An action `apply` refuses is refused the same way, and the
         state is left as it was."""
+        if type(action) is ChanceOutcome:
+            if state.shared:
+                state.own_board()
+            self._chance_step(state, state, action)
+            return
         binding = self._binding(state, action)
         self._advance(self.program(state.n), state, action, binding)
 
@@ -317,6 +344,9 @@ class Game:
         steps = 0
         while not s.over and steps < limit:
             player = s.pending[0]
+            if player == CHANCE:      # a game in chance mode: chance drawn with `rng` too
+                self._chance_step(s, s, _sampled(self._chance_node(s), rng))
+                continue
             offer = self._bindings(s, player)
             i = rng.randrange(offer.size)
             for part in offer.parts:
@@ -330,6 +360,79 @@ class Game:
                 action, binding = part.at(i), None
             self._advance(prog, s, action, binding)
             steps += 1
+
+    # -- chance nodes (a game started with chance=True) -------------------------
+    def is_chance(self, state: State) -> bool:
+        """Whether chance is to move: a game in chance mode at a draw of the
+        rules (`to_move` is then `(CHANCE,)`)."""
+        return not state.over and state.pending == _CHANCE_ONLY
+
+    def chance_outcomes(self, state: State, exact: bool = False) -> list:
+        """[(ChanceOutcome, probability)] at a chance node, the probabilities
+        floats (`Fraction`s with `exact`) that sum to 1; [] elsewhere."""
+        return [(o, Fraction(k, total) if exact else k / total)
+                for o, k, total, _ in self._chance_node(state)]
+
+    def _chance_node(self, state: State) -> tuple:
+        if state.chance is None or not self.is_chance(state):
+            return ()
+        node = state.chance.node
+        if node is None:            # a state read back: the machine finds it again
+            prog = self.program(state.n)
+            again = state.copy(events=False)
+            prog.budget.reset()
+            prog.machine.run(again)
+            node = state.chance.node = again.chance.node or ()
+        return node
+
+    def parse_chance(self, state: State, text: str) -> ChanceOutcome:
+        """The chance outcome whose text is `text` (spacing and case aside),
+        or the `k`-th of `chance_outcomes` for a number k; else an
+        `ActionError` as `parse_action` raises."""
+        outcomes = [o for o, _ in self.chance_outcomes(state)]
+        if not outcomes:
+            raise NotYourTurn("chance is not to move now" + (
+                f"; waiting for {', '.join(_who(p) for p in state.pending)}"
+                if state.pending and not state.over else ""))
+        if not isinstance(text, str):
+            raise UnknownAction(f"a chance outcome is typed as text, not {type(text).__name__}")
+        wanted = " ".join(text.split()).lower()
+        if wanted.isascii() and wanted.isdigit():
+            k = int(wanted) if len(wanted) <= 18 else 0
+            if 1 <= k <= len(outcomes):
+                return outcomes[k - 1]
+            raise UnknownAction(f"there is no chance outcome number "
+                                f"{shown(wanted.lstrip('0') or '0')}",
+                                hint=f"choose 1 to {len(outcomes)}")
+        for o in outcomes:
+            if " ".join(str(o).split()).lower() == wanted:
+                return o
+        raise UnknownAction(f"'{shown(text, 80)}' is not a chance outcome now",
+                            hint=did_you_mean(text[:_LONGEST_ACTION], [str(o) for o in outcomes])
+                            or "chance outcomes: " + ", ".join(str(o) for o in outcomes[:20]))
+
+    def _chance_step(self, state: State, s: State, outcome: ChanceOutcome) -> None:
+        """Takes a chance outcome of `state` in `s`, its successor or itself.
+        The events of a chance step add to those before it: no player has
+        decided in between (docs/api.md)."""
+        if state.over:
+            raise GameOver("the game is over; no more chance outcomes")
+        node = self._chance_node(state)
+        if not node:
+            raise NotYourTurn("chance is not to move; waiting for "
+                              + ", ".join(_who(p) for p in state.pending))
+        effect = next((e for o, _, _, e in node if o == outcome), None)
+        if effect is None:
+            raise IllegalAction(f"'{outcome}' is not a chance outcome now",
+                                hint="list them with chance_outcomes(state)")
+        if s is not state:
+            s.events = [dict(e) for e in state.events]
+        s.cache = None
+        decide(s.chance, effect)
+        s.pending = ()
+        prog = self.program(s.n)
+        prog.budget.reset()
+        prog.machine.run(s)
 
     @property
     def lowest_wins(self) -> bool:
@@ -389,7 +492,8 @@ class Game:
         revealed it to the viewer (runtime/hindsight.py). `states[k + 1]` is
         the state `actions[k]` led to, `states[0]` the first."""
         return history_texts(states, actions, viewer,
-                             lambda k: self._named(states[k], actions[k]))
+                             lambda k: [] if type(actions[k]) is ChanceOutcome
+                             else self._named(states[k], actions[k]))
 
     def _named(self, state: State, action: Action) -> list:
         """The pieces a legal action's arguments stand for in `state`, the
@@ -419,6 +523,30 @@ class Game:
     def view(self, state: State, player: int | None) -> dict:
         self.program(state.n).budget.reset()
         return views.view(self, state, player)
+
+    # -- fixed ids and numbers, for learning programs -------------------------------
+    def action_space(self, players: int) -> ActionSpace:
+        """Every action a game of `players` can ever offer, numbered (see
+        game/spaces.py): `size`, `id_of`, `action_of`, `mask`, `text`, `names`."""
+        space = self._spaces.get(players)
+        if space is None:
+            space = self._spaces[players] = build_space(self, players)
+        return space
+
+    def observation_spec(self, players: int) -> ObservationSpec:
+        """The layout of `observation`: one name per entry (`names`), `size`."""
+        return self._observer(players).spec
+
+    def observation(self, state: State, player: int | None) -> list:
+        """`player`'s information state as a list of numbers of a fixed length
+        (see game/observation.py); `None` is a spectator."""
+        return self._observer(state.n).observe(state, player)
+
+    def _observer(self, players: int) -> Observer:
+        observer = self._observers.get(players)
+        if observer is None:
+            observer = self._observers[players] = Observer(self, players)
+        return observer
 
     def parse_action(self, state: State, player: int, text: str) -> Action:
         """The legal action of `player` that `text` names: its number in the
@@ -498,11 +626,26 @@ class Game:
         return state_from_data(raw, self.program(players))
 
 _ILLEGAL = object()
+_CHANCE_ONLY = (CHANCE,)
 # characters beyond which a typed text cannot be an action's (its matching and
 # its did-you-mean cost grow with the length), and the actions a hint compares
 _LONGEST_ACTION = 4000
 _EXPLAINED = 500
 _HINTED = 2000
+
+
+def _who(p) -> str:
+    return "chance" if p == CHANCE else f"P{p}"
+
+
+def _sampled(node: tuple, rng) -> ChanceOutcome:
+    """A chance outcome drawn by its probability with `rng.randrange`."""
+    k = rng.randrange(node[0][2])
+    for outcome, count, _, _ in node:
+        if k < count:
+            return outcome
+        k -= count
+    return node[-1][0]
 
 
 def _rule_failure(machine, at, error) -> RuleError:

@@ -187,13 +187,17 @@ class Checker(DeclarationChecks, DrawingChecks):
                     table[decl["name"]] = decl
 
         # bodies, now that every global name is known
+        # a starting value is worked out before the game's generator is
+        # dealt from: it may not draw (the setup can)
         for comp in self.components.values():
             for h in comp["has"]:
                 if h["default"] is not None:
-                    self.expr(h["default"], set())
+                    with self.reading("a starting value"):
+                        self.expr(h["default"], set())
         for var in self.variables.values():
             if var["default"] is not None:
-                self.expr(var["default"], set())
+                with self.reading("a starting value"):
+                    self.expr(var["default"], set())
         for d in self.defines.values():
             with self.reading("a define"):
                 self.expr(d["body"], set(d["params"] or ()))
@@ -463,7 +467,8 @@ class Checker(DeclarationChecks, DrawingChecks):
         self.block(s["body"], scope, ctx, top=False)
 
     def stmt_take_action(self, s, scope, ctx):
-        self.expr(s["player"], scope)
+        with self.reading("the formula of who decides"):   # worked out again for a save
+            self.expr(s["player"], scope)
         for name, at in zip(s["among"] or [], s["among_at"]):
             if name not in self.actions:
                 self.error(UnknownName, f"unknown action '{name}'", at,
@@ -476,13 +481,15 @@ class Checker(DeclarationChecks, DrawingChecks):
                                      "legal, or 'may take an action' to let the player pass")
 
     def stmt_choose(self, s, scope, ctx):
-        self.expr(s["player"], scope)
+        with self.reading("the formula of who decides"):
+            self.expr(s["player"], scope)
         self.choice(s["choice"], scope, s["var"])
         self._check_label(s)
         return s["var"]
 
     def stmt_each_chooses(self, s, scope, ctx):
-        self.expr(s["players"], scope)
+        with self.reading("the formula of who decides"):
+            self.expr(s["players"], scope)
         self.choice(s["choice"], scope | {s["player_var"]}, s["var"])
         self._check_label(s)
         return s["var"]

@@ -6,7 +6,8 @@ says where each zone and variable lives in it for one player count.
 `statements` is the resumable, bounded machine that runs compiled blocks
 until a player must decide (`budget` bounds the formulas' work in a
 step), and `decisions` (with `choices`) the statements that ask, the
-options offered and the `Action` values picked. Out of a state come what one player may see (`views`), what that player knows and
+options offered and the `Action` values picked; `chance` turns the rules'
+draws into chance nodes for a game that asks for them. Out of a state come what one player may see (`views`), what that player knows and
 full states sampled from it (`information`), and why a typed action is
 refused (`explain`). The objects here are built by the compiler; nothing
 here reads rulebook text or IR.

@@ -9,7 +9,10 @@ is everything not in sight), the random generator dropped, and flow locals
 that point at hidden cards masked. `sample_state` deals the pooled cards
 back into the hidden zones at random (within each component type, and each
 owner's set of a type `of each player`: the backs show them) and gives
-the state a fresh generator, so future chance is unknown too.
+the state a fresh generator, so future chance is unknown too. In a game
+whose draws are chance nodes, the outcomes decided for the step under way
+are left out as well: a sample of a chance node waits for chance from the
+step's start.
 
 Because the pool is sorted, permuting the hidden cards of a state leaves the
 information state, and so every sample drawn from it, unchanged: a player
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import random
 
+from .chance import CHANCE, Chance
 from .decisions import PICKS
 from ..stdlib.types import elem, is_comp
 from .state import State
@@ -140,6 +144,10 @@ def sample_state(game, info: dict, rng: random.Random) -> State:
     for c in info["revealed"]:
         revealed[c] = True
     frames = [[f[0], f[1], dict(f[2]), f[3]] for f in info["frames"]]
+    pending = tuple(info["pending"])
+    # at a chance node the sample waits for chance too, nothing of it decided
+    # yet: what the outcomes taken so far gave is nobody's to know
+    chance = Chance() if pending == (CHANCE,) else None
     return State(n, zones, loc, list(info["vars"]), revealed, frames, rng.getrandbits(64),
-                 info["decisions"], tuple(info["pending"]), info["over"], info["round"],
-                 info["turn"], [dict(e) for e in info.get("events", ())])
+                 info["decisions"], pending, info["over"], info["round"],
+                 info["turn"], [dict(e) for e in info.get("events", ())], chance)

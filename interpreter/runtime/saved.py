@@ -13,12 +13,14 @@ from __future__ import annotations
 from ..errors import RulebookError, SaveError
 from ..stdlib import grid
 from ..stdlib.types import ANY, BOOL, CELL, NUMBER, PLAYER, SYMBOL
+from .chance import CHANCE, Chance, ChanceNeeded
 from .decisions import PICKS, Choose, EachChooses, TakeAction
 from .state import _MASK, State, _plain
 from .statements import ForEach, If, Let, RepeatTimes, RepeatUntil, Turn
 
 FIELDS = ("players", "zones", "loc", "vars", "revealed", "frames", "rng", "decisions",
           "pending", "over", "round", "turn", "events")
+OPTIONAL = ("events", "chance")     # saves before events had none; chance: in chance mode
 BIG = 1 << 63             # no count or number of a game comes near it
 MAX_DEPTH = 32            # lists inside a value of kind `any` nest no deeper
 MAX_TEXT = 100_000        # characters in a word or an event's text
@@ -63,10 +65,10 @@ class _Reader:
         if type(data) is not dict:
             damaged("state", "is not an object")
         for key in data:
-            if key not in FIELDS:
+            if key not in FIELDS and key not in OPTIONAL:
                 damaged(f"state.{shown(key)}", "is no part of a state")
         for key in FIELDS:
-            if key not in data and key != "events":     # saves before events had none
+            if key not in data and key not in OPTIONAL:
                 damaged(f"state.{key}", "is missing")
         if type(data["players"]) is not int or data["players"] != self.n:
             damaged("state.players", f"is not {self.n}")
@@ -79,13 +81,55 @@ class _Reader:
         counts = [self.count(data[key], f"state.{key}") for key in ("decisions", "round", "turn")]
         if type(data["over"]) is not bool:
             damaged("state.over", "is not yes/no")
-        pending = self.players(data["pending"], "state.pending")
+        chance = self.chance(data["chance"]) if "chance" in data else None
+        if chance is not None and data["pending"] == [CHANCE]:
+            pending = [CHANCE]
+        else:
+            pending = self.players(data["pending"], "state.pending")
         events = self.events(data.get("events", []))
         frames = self.frames(data["frames"])
         s = State(self.n, zones, loc, values, list(revealed), frames, self.generator(data["rng"]),
-                  counts[0], tuple(pending), data["over"], counts[1], counts[2], events)
+                  counts[0], tuple(pending), data["over"], counts[1], counts[2], events, chance)
         self.flow(s)
+        if chance is not None:
+            self.chance_node(s)
         return s
+
+    # -- chance mode -----------------------------------------------------------
+    def chance(self, v) -> Chance:
+        """The outcomes decided for the statement under way (runtime/chance.py):
+        each an index of a ``random(…)``, or the cards a shuffle placed."""
+        ncomp = self.lay.ncomponents
+        if type(v) is not dict or set(v) != {"draws"} or type(v["draws"]) is not list \
+                or len(v["draws"]) > MAX_FRAMES:
+            damaged("state.chance", "is not the chance outcomes of a step, {\"draws\": […]}")
+        for k, d in enumerate(v["draws"]):
+            if not (type(d) is int and 0 <= d < BIG or type(d) is list and len(d) <= ncomp
+                    and all(type(c) is int and 0 <= c < ncomp for c in d)):
+                damaged(f"state.chance.draws[{k}]", "is neither a value's number nor cards "
+                                                    "in an order")
+        return Chance([list(d) if type(d) is list else d for d in v["draws"]])
+
+    def chance_node(self, s: State) -> None:
+        """A state of a game in chance mode waits for chance only where the
+        rules draw, with outcomes they can give, and the machine finds that
+        node again; elsewhere no outcome is decided."""
+        if s.pending != (CHANCE,):
+            if s.chance.draws:
+                damaged("state.chance.draws", "is not empty, but chance is not to move")
+            return
+        again = s.copy(events=False)
+        self.prog.budget.reset()
+        try:
+            self.m.run(again)
+        except (RulebookError, TypeError, KeyError, IndexError, ValueError, AttributeError,
+                RecursionError):
+            again = None
+        if again is not None:
+            again.events = s.events
+        if again is None or again.to_data() != s.to_data():
+            damaged("state.chance", "is not a chance step where the rules of the flow draw")
+        s.chance.node = again.chance.node
 
     # -- the board -------------------------------------------------------------
     def zone_name(self, i: int) -> str:
@@ -294,13 +338,15 @@ class _Reader:
             for name, kind in block.scope.items():
                 known.setdefault(name, set()).add(kind)
             top = k == len(frames) - 1
-            if top and (pc >= len(block.stmts) or not block.stmts[pc].suspends):
+            # (chance at a draw: `chance_node` checks the step with the machine)
+            at_chance = top and s.pending == (CHANCE,)
+            if top and not at_chance and (pc >= len(block.stmts) or not block.stmts[pc].suspends):
                 damaged(f"{field}[1]", "is not at a decision, where a saved game stops")
             for stmt in block.stmts[:pc]:
                 name = _binds(stmt)
                 if name is not None:
                     required.add(name)
-            decision = block.stmts[pc] if top else None
+            decision = block.stmts[pc] if top and not at_chance else None
             for name in required:
                 if name not in env:
                     damaged(f"{field}[2]", f"lacks the local name '{shown(name)}'")
@@ -316,7 +362,8 @@ class _Reader:
                            else _plain(value))
                     for name, value in env.items()}
             f[3] = _plain(loop)
-        self.deciders(s, frames[-1], f"state.frames[{len(frames) - 1}]")
+        if s.pending != (CHANCE,):
+            self.deciders(s, frames[-1], f"state.frames[{len(frames) - 1}]")
 
     def bottom(self, f, field: str) -> None:
         bid, loop = f[0], f[3]
@@ -392,7 +439,7 @@ class _Reader:
         try:
             return fn()
         except (RulebookError, TypeError, KeyError, IndexError, ValueError, AttributeError,
-                RecursionError):
+                RecursionError, ChanceNeeded):
             damaged(field, "is a decision the rules cannot work out who makes")
 
 

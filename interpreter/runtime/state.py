@@ -4,7 +4,9 @@ Zones (lists of component ids, the top of an ordered zone last), where each
 component is, the variable slots (game, per-player and per-component values,
 action-use counters, the round/turn counters), which cards are revealed, the
 flow position (a stack of frames: block, step, local names, loop data), the
-random generator's state and the players who must decide now. The engine
+random generator's state and the players who must decide now (and, in a
+game whose draws are chance nodes, the chance outcomes decided for the
+statement under way: runtime/chance.py). The engine
 object holds none of this, so copies, undo, saves and replays agree by
 construction. A state is plain data: it saves to JSON and loads back equal
 (`saved.state_from_data` is the way back, every field checked).
@@ -34,10 +36,10 @@ class State:
 
     __slots__ = ("n", "zones", "loc", "vars", "revealed", "frames", "rng",
                  "decisions", "pending", "over", "round", "turn", "events", "cache", "shared",
-                 "memo")
+                 "memo", "chance")
 
     def __init__(self, n, zones, loc, vars_, revealed, frames, rng, decisions=0,
-                 pending=(), over=False, round_=0, turn=0, events=None):
+                 pending=(), over=False, round_=0, turn=0, events=None, chance=None):
         self.n = n
         self.zones = zones
         self.loc = loc
@@ -59,6 +61,9 @@ class State:
         self.memo = None
         # the board (zones, loc, revealed) is another state's until changed
         self.shared = False
+        # None: the rules draw from `rng`; a `chance.Chance`: every draw is a
+        # chance node (`Game.new_game(chance=True)`)
+        self.chance = chance
 
     # -- the generator -------------------------------------------------------
     def randbelow(self, k: int) -> int:
@@ -109,6 +114,8 @@ class State:
         s.events = []
         s.cache = None
         s.memo = None
+        c = self.chance
+        s.chance = None if c is None else c.copy()
         return s
 
     def own_board(self) -> None:
@@ -125,7 +132,7 @@ class State:
 
     # -- plain data ----------------------------------------------------------
     def to_data(self) -> dict:
-        return {
+        data = {
             "players": self.n,
             "zones": [list(z) for z in self.zones],
             "loc": list(self.loc),
@@ -141,6 +148,9 @@ class State:
             "turn": self.turn,
             "events": [dict(e) for e in self.events],
         }
+        if self.chance is not None:         # (a game in chance mode only)
+            data["chance"] = self.chance.to_data()
+        return data
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, State):

@@ -7,12 +7,16 @@ game can stop at any decision and resume from a saved file. `Machine.run`
 executes statements until a choice needs a player (the state's ``pending``
 players) or the game ends; the statements that stop for a decision are in
 `decisions`. Each run is bounded: a rulebook that loops without asking
-anybody anything stops with ``rule/loop``.
+anybody anything stops with ``rule/loop``. In a game whose draws are chance
+nodes (`State.chance`), `run_chance` also stops before a draw no chance
+outcome has decided (runtime/chance.py).
 """
 
 from __future__ import annotations
 
 from ..errors import FORMULA_ERRORS, RuleError, RuleLoop, Span, as_rule_error, span_at
+from . import chance as chance_nodes
+from .chance import CHANCE, ChanceNeeded
 from .layout import Layout
 from ..stdlib.types import ANY, comp_type, list_of
 
@@ -61,6 +65,8 @@ class Machine:
         self.action_counts: dict = {}       # action name -> times taken, when measuring
         # the file name of each compiled run of statements -> its lines' sids
         self.lines: dict = {}
+        # block id -> its compiled runs that do not draw (see `chance_runs`)
+        self._chance_runs: list | None = None
         # zone instance -> the id range of the component type it holds
         self.zone_range = []
         for slot, _ in lay.zone_list:
@@ -178,6 +184,9 @@ class Machine:
         s.pending = ()
 
     def run(self, s) -> None:
+        if s.chance is not None:
+            self.run_chance(s)
+            return
         frames, blocks = s.frames, self.blocks
         steps = self.steps = 0
         stmt = None
@@ -213,6 +222,95 @@ class Machine:
         except _FAILURES as e:
             raise self._failure(e, stmt) from None
         self.end_game(s)
+
+    def run_chance(self, s) -> None:
+        """`run` for a game in chance mode: the same statements, except that
+        a draw no chance outcome has decided stops the machine before its
+        statement, at a chance node (`s.pending` is `(CHANCE,)`, the node in
+        `s.chance.node`); a node of one outcome is taken at once. The
+        statement runs again from its start once an outcome is decided
+        (runtime/chance.py), so the compiled runs that draw are stepped
+        through one statement at a time: a statement stopped at a draw has
+        changed nothing."""
+        frames, blocks, chance, lay = s.frames, self.blocks, s.chance, self.lay
+        runs = self.chance_runs()
+        steps = self.steps = 0
+        stmt = None
+        coverage = self.coverage
+        try:
+            while frames:
+                f = frames[-1]
+                block = blocks[f[0]]
+                stmts = block.stmts
+                pc = f[1]
+                chance.at = 0
+                try:
+                    if pc >= len(stmts):
+                        block.end(self, s, f)     # ('repeat until' may draw there)
+                    else:
+                        stmt = stmts[pc]
+                        fast = runs[block.id]
+                        if coverage is not None:
+                            coverage[stmt.sid] += 1
+                        elif fast is not None and fast[pc] is not None:
+                            fast = fast[pc]           # a compiled run that does not draw
+                            fast[0](self, s, f)
+                            f[1] = fast[1]
+                            steps += fast[2]
+                            continue
+                        f[1] = pc + 1
+                        if stmt.run(self, s, f):
+                            f[1] = pc
+                            chance.draws = []     # (its player's draws are taken)
+                            return
+                        steps += 1
+                except ChanceNeeded as need:
+                    f[1] = pc
+                    if coverage is not None and pc < len(stmts):
+                        coverage[stmt.sid] -= 1       # counted when it runs through
+                    outcomes = chance_nodes.node(lay, s, need)
+                    if len(outcomes) > 1:
+                        chance.node = outcomes
+                        s.pending = (CHANCE,)
+                        return
+                    chance_nodes.decide(chance, outcomes[0][3])
+                    continue
+                if chance.draws:
+                    chance.draws = []
+                if steps > MAX_STEPS:
+                    raise RuleLoop(
+                        f"more than {MAX_STEPS} steps without a decision: the rules loop",
+                        self.span(stmt.at), hint="check loops and 'go to' for a way out")
+        except _FAILURES as e:
+            raise self._failure(e, stmt) from None
+        self.end_game(s)
+
+    def chance_runs(self) -> list:
+        """Per block, its compiled runs (`Block.fast`) but those that draw:
+        the ones `run_chance` may call."""
+        runs = self._chance_runs
+        if runs is None:
+            runs = []
+            for b in self.blocks:
+                if b.fast is None:
+                    runs.append(None)
+                    continue
+                runs.append([None if r is None or any(map(self._draws, b.stmts[pc:r[1]])) else r
+                             for pc, r in enumerate(b.fast)])
+            self._chance_runs = runs
+        return runs
+
+    def _draws(self, x) -> bool:
+        """Whether a statement, or one of the blocks it runs, may draw."""
+        if x.chance:
+            return True
+        if type(x) is If:
+            inner = [x.then] + ([x.otherwise] if x.otherwise is not None else [])
+        elif type(x) in (ForEach, RepeatTimes, RepeatUntil, Turn):
+            inner = [x.body]
+        else:
+            return False
+        return any(self._draws(y) for b in inner for y in self.blocks[b].stmts)
 
     def _failure(self, e, stmt) -> RuleError:
         """The rule error to report for an exception raised by `stmt`, or
@@ -327,7 +425,11 @@ class Shuffle(Stmt):
     def run(self, m, s, f):
         if s.shared:
             s.own_board()
-        s.shuffle(s.zones[self.zone(s, f[2])])
+        zone = self.zone(s, f[2])
+        if s.chance is None:
+            s.shuffle(s.zones[zone])
+        else:                   # decided card by card at chance nodes (runtime/chance.py)
+            s.zones[zone][:] = s.chance.order(s.zones[zone], zone)
 
 
 class Reveal(Stmt):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ..errors import FORMULA_ERRORS, RuleError, as_rule_error
 from ..stdlib import grid
+from .chance import CHANCE
 from .information import information_state, told_events
 from ..stdlib.types import CELL, PLAYER, is_comp
 
@@ -388,7 +389,9 @@ def view(game, s, viewer) -> dict:
                          if s.vars[base + p]}
     current = s.vars[lay.slot_current]
     pending = None
-    if not s.over and s.pending:
+    if not s.over and s.pending == (CHANCE,):     # what chance will give is nobody's to see
+        pending = {"players": [CHANCE], "kind": "chance", "label": "chance"}
+    elif not s.over and s.pending:
         stmt, _ = prog.machine.current_choice(s)
         kind = "action" if hasattr(stmt, "actions") else "choice"
         label = "take an action" if kind == "action" else f"choose {stmt.spec.asked}"

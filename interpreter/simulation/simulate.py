@@ -4,8 +4,9 @@ A `Plan` says who sits where (an AI kind per seat), the root seed and the
 budgets. Game `i` is dealt with seed ``seed + i`` and the AI of seat `s` in
 it draws from a generator seeded by ``(seed, i, s)``, so every game can be
 played alone, in any order, on any worker, and come out the same. A game's
-`GameRecord` (winners, scores, length, actions taken by name) is all that
-travels back from a worker. A `Tally` takes the records as they come, in any
+`GameRecord` (winners, scores, length, actions taken by name, and the text
+of every action when the plan asks for the log) is all that travels back
+from a worker. A `Tally` takes the records as they come, in any
 order, and keeps only counts, with exact sums, so the report depends neither
 on how many workers played nor on how many games (for memory); a `Pairing`
 pairs two such runs game by game. Everything here goes through the public
@@ -23,25 +24,31 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from . import stats
+from .options_off import switched_off
 from ..errors import RuleStuck
 from ..ai.players import make_player
 
 Progress = Callable[[int, int], None]
 # A difference is called significant below this p-value.
 ALPHA = 0.05
+# The measures of a game's length that `compare` tests (GameRecord fields).
+LENGTHS = ("decisions", "rounds")
 
 
 @dataclass(frozen=True)
 class Plan:
     """What to play: `seats` is the AI kind of every seat (``random``,
     ``greedy``, ``mcts``, ``ismcts``); `iterations` the search budget per
-    move (None: each player's default)."""
+    move (None: each player's default); `log_actions`: keep every game's
+    actions as text in its record (for `--records`; it changes no figure of
+    the report, so it is not part of the plan's JSON)."""
 
     players: int
     seats: tuple
     seed: int = 0
     iterations: Optional[int] = None
     max_decisions: int = 10_000
+    log_actions: bool = False
 
     def game_seed(self, index: int) -> int:
         return self.seed + index
@@ -60,7 +67,9 @@ class GameRecord:
     """One finished (or cut-off) game. `winners` is None when the game was
     cut off at the decision cap; `scores` are the rulebook's scores at the
     last state; `actions` counts the decisions taken by action name; `draw`
-    says the outcome was a draw (every player level, or no winner)."""
+    says the outcome was a draw (every player level, or no winner); `log`
+    is ((seat, action text), …) in the order taken when the plan logs
+    actions, else None."""
 
     index: int
     winners: Optional[tuple]
@@ -69,6 +78,7 @@ class GameRecord:
     rounds: int
     actions: dict = field(default_factory=dict)
     draw: bool = False
+    log: Optional[tuple] = None
 
     def win_share(self, seat: int) -> float:
         """1 for a sole win, 1/k for a win shared by k players, else 0."""
@@ -84,6 +94,7 @@ def play_game(game, plan: Plan, index: int) -> GameRecord:
             for seat, kind in enumerate(plan.seats)]
     state = game.new_game(players=plan.players, seed=plan.game_seed(index))
     taken: dict = {}
+    log = [] if plan.log_actions else None
     while state.decisions < plan.max_decisions:
         deciders = game.to_move(state)
         if not deciders:
@@ -96,13 +107,16 @@ def play_game(game, plan: Plan, index: int) -> GameRecord:
         view = game.view(state, player) if bot.uses_view else None
         action = bot.act(game, view, actions)
         taken[action.name] = taken.get(action.name, 0) + 1
+        if log is not None:
+            log.append((player, str(action)))
         state = game.apply(state, action)
+    log = None if log is None else tuple(log)
     outcome = game.outcome(state)
     if outcome is None:
         return GameRecord(index, None, tuple(game.scores(state)), state.decisions,
-                          state.round, taken)
+                          state.round, taken, log=log)
     return GameRecord(index, tuple(outcome.winners), tuple(outcome.scores),
-                      state.decisions, state.round, taken, outcome.draw)
+                      state.decisions, state.round, taken, outcome.draw, log)
 
 
 # -- reports ------------------------------------------------------------------------
@@ -145,7 +159,8 @@ class Tally:
         cap count only in `capped` (and in the action counts). A win shared
         by k players counts 1/k for each, so a draw of every player level
         counts 1/N for each seat; `draws` counts the draws apart, those of
-        every player level (`level`) and those that nobody won (`no_winner`)."""
+        every player level (`level`) and those that nobody won (`no_winner`);
+        `first_player` tests P0's win rate against an even 1/N."""
         n = self.completed
         seats = []
         for seat in range(plan.players):
@@ -164,10 +179,18 @@ class Tally:
                 "draws": {"count": draws, "rate": draws / n if n else 0.0,
                           "ci95": list(stats.wilson(draws, n)),
                           "level": self.draws["level"], "no_winner": self.draws["no_winner"]},
+                "first_player": first_player(self.shares[0], plan.players),
                 "decisions": stats.describe_counts(self.decisions),
                 "rounds": stats.describe_counts(self.rounds),
                 "actions": actions,
                 "total_decisions": decisions}
+
+
+def first_player(shares: Counter, players: int) -> dict:
+    """P0's win rate (from the counts of its win shares) against an even
+    share 1/N: the first player's advantage, with its interval and test."""
+    test = stats.rate_test(stats.exact_sum(shares), sum(shares.values()), 1 / players)
+    return {"seat": 0, "win_rate": test.pop("rate"), **test}
 
 
 def summarize(records, plan: Plan, planned: int) -> dict:
@@ -189,6 +212,9 @@ class Pairing:
         keys = ("win_base", "win_variant", "score_base", "score_variant", "win", "score")
         self.counts = [{k: Counter() for k in keys} for _ in range(players)]
         self.draws = {k: Counter() for k in ("base", "variant", "difference")}   # 0/1 a game
+        # "decisions"/"rounds" -> {"base", "variant", "difference": Counter of per-game values}
+        self.length = {measure: {k: Counter() for k in ("base", "variant", "difference")}
+                       for measure in LENGTHS}
 
     def add(self, which: int, r: GameRecord) -> None:
         other = self.waiting[1 - which].pop(r.index, None)
@@ -202,6 +228,11 @@ class Pairing:
         self.draws["base"][int(b.draw)] += 1
         self.draws["variant"][int(v.draw)] += 1
         self.draws["difference"][int(v.draw) - int(b.draw)] += 1
+        for measure, c in self.length.items():
+            lb, lv = getattr(b, measure), getattr(v, measure)
+            c["base"][lb] += 1
+            c["variant"][lv] += 1
+            c["difference"][lv - lb] += 1
         for seat, c in enumerate(self.counts):
             wb, wv = b.win_share(seat), v.win_share(seat)
             sb, sv = b.scores[seat], v.scores[seat]
@@ -215,7 +246,9 @@ class Pairing:
     def report(self, plan: Plan) -> dict:
         """Per seat, the win-share and score differences (variant - base) over
         the games both runs finished, by the paired test of `stats.paired_test_of`;
-        and the same of the draws (a game is a draw or not)."""
+        the same of the draws (a game is a draw or not) and of the game's
+        length in decisions and in rounds (`length`); and on each rulebook
+        the first player's advantage over those games (`first_player`)."""
         seats = []
         for seat in range(plan.players):
             c = self.counts[seat]
@@ -233,8 +266,17 @@ class Pairing:
                          "half_width": stats.half_width_of(self.draws[which])}
                  for which in ("base", "variant")}
         draws["difference"] = stats.paired_test_of(self.draws["difference"])
+        length = {}
+        for measure, c in self.length.items():
+            length[measure] = {which: {"mean": stats.mean_of(c[which]),
+                                       "half_width": stats.half_width_of(c[which])}
+                               for which in ("base", "variant")}
+            length[measure]["difference"] = stats.paired_test_of(c["difference"])
+        first = {which: first_player(self.counts[0]["win_" + which], plan.players)
+                 for which in ("base", "variant")}
         return {"test": "paired z-test on per-game differences (same seeds and AI seats)",
-                "alpha": ALPHA, "pairs": self.pairs, "seats": seats, "draws": draws}
+                "alpha": ALPHA, "pairs": self.pairs, "seats": seats, "draws": draws,
+                "length": length, "first_player": first}
 
 
 def compare(base: list, variant: list, plan: Plan) -> dict:
@@ -276,11 +318,13 @@ def simulate(game, plan: Plan, games: int, progress: Optional[Progress] = None) 
     return report
 
 
-def coverage(game, counts: dict) -> dict:
+def coverage(game, counts: dict, players: int) -> dict:
     """Rule coverage merged over every worker: how many statements and
-    actions the rulebook has, and the ones that never fired, each with its
-    file, line, column, kind, context and source line. `counts` maps
-    (kind, context, line, column) to how often it fired."""
+    actions the rulebook has, those that never fired and those that the
+    options in force switch off for `players` players (`options_off`), each
+    with its file, line, column, kind, context and source line, and for
+    those off the options that switch them off. `counts` maps (kind,
+    context, line, column) to how often it fired."""
     path = game.path or game.name
     try:
         with open(path, encoding="utf-8") as file:
@@ -289,11 +333,20 @@ def coverage(game, counts: dict) -> dict:
         lines = []
     shown = os.path.relpath(path) if os.path.isabs(path) and \
         not os.path.relpath(path).startswith("..") else path
+    switched = switched_off(game, players)
     rows = game.coverage()
-    never = []
+    never, off = [], []
     for r in rows:
-        if counts.get((r["kind"], r["context"], r["line"], r["column"]), 0) == 0:
-            source = lines[r["line"] - 1].strip() if 0 < r["line"] <= len(lines) else ""
-            never.append({"file": shown, "line": r["line"], "column": r["column"],
-                          "kind": r["kind"], "context": r["context"], "source": source})
-    return {"total": len(rows), "fired": len(rows) - len(never), "never_fired": never}
+        if counts.get((r["kind"], r["context"], r["line"], r["column"]), 0):
+            continue
+        source = lines[r["line"] - 1].strip() if 0 < r["line"] <= len(lines) else ""
+        row = {"file": shown, "line": r["line"], "column": r["column"],
+               "kind": r["kind"], "context": r["context"], "source": source}
+        key = ("action", r["context"].split(" ", 1)[1]) if r["kind"] == "action" \
+            else (r["line"], r["column"])
+        if key in switched:
+            off.append({**row, "options": list(switched[key])})
+        else:
+            never.append(row)
+    return {"total": len(rows), "fired": len(rows) - len(never) - len(off),
+            "never_fired": never, "off_by_option": off}

@@ -1,8 +1,9 @@
 """The statistics of balance reports, in plain Python (no numpy or scipy).
 
 Summaries of numbers (mean, standard deviation, quantiles, a small
-histogram), the 95% Wilson interval of a win rate, and the paired z-test
-`rulebook compare` uses. Numbers are summarised from their counts (a
+histogram), the 95% Wilson interval of a win rate, the score test of a
+win rate against an even share (the first player's advantage), and the
+paired z-test `rulebook compare` uses. Numbers are summarised from their counts (a
 `Counter` of values), so a report needs memory for the distinct values, not
 for every game, and its sums are exact (rounded once, as `math.fsum` does):
 the same games give the same report to the last bit, in any order and
@@ -138,6 +139,30 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def rate_test(successes: float, n: int, expected: float, z: float = Z95) -> dict:
+    """The score test of a rate against `expected` (a seat's even share 1/N):
+    z = (rate - expected) / sqrt(expected (1 - expected) / n). It is the test
+    the Wilson interval inverts, so p < 0.05 exactly when `expected` lies
+    outside the 95% interval. With shared wins (a fraction each) the spread
+    is smaller than the test assumes, so it is cautious. An expected rate
+    of 0 or 1 (one player) has no spread: p is 1 when the rate is the
+    expected one, else 0. No game tells nothing: p = 1."""
+    if n == 0:
+        return {"n": 0, "rate": 0.0, "ci95": [0.0, 1.0], "expected": expected,
+                "difference": 0.0, "z": 0.0, "p": 1.0}
+    rate = successes / n
+    low, high = wilson(successes, n, z)
+    out = {"n": n, "rate": rate, "ci95": [low, high], "expected": expected,
+           "difference": rate - expected}
+    spread = math.sqrt(expected * (1 - expected) / n)
+    if spread == 0.0:
+        same = rate == expected
+        return {**out, "z": 0.0 if same else math.copysign(math.inf, rate - expected),
+                "p": 1.0 if same else 0.0}
+    score = (rate - expected) / spread
+    return {**out, "z": score, "p": two_sided_p(score)}
 
 
 def half_width(xs) -> float:

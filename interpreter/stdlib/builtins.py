@@ -18,7 +18,7 @@ from typing import Callable
 
 from . import grid, shapes
 from ..errors import RuleError
-from .types import BOOL, CELL, NUMBER, PLAYER, elem, list_of
+from .types import ANY, BOOL, CELL, NUMBER, PLAYER, elem, list_of
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,9 @@ class Builtin:
     # (value, *args) -> why `value` is not among the results, as text, or None:
     # a refused choice `one of B(…)` names the reason (interpreter/runtime/explain.py)
     why: Callable | None = None
+    # (the arguments' kinds) -> the implementation for them, where a builtin
+    # needs to know (random: the kind names the outcomes of a chance node)
+    typed: Callable | None = None
 
     def result_type(self, arg_types: list) -> str:
         return self.returns(arg_types) if callable(self.returns) else self.returns
@@ -66,11 +69,29 @@ def _turn_order(ctx, start):
     return [(start + i) % n for i in range(n)]
 
 
-def _random(ctx, coll):
+def _random(ctx, coll, kind=ANY):
     coll = list(coll)
     if not coll:
         raise RuleError("random() of an empty collection", code="rule/runtime")
+    chance = ctx.chance
+    if chance is not None:       # a game whose draws are chance nodes (runtime/chance.py)
+        return coll[chance.draw(coll, kind)]
     return coll[ctx.randbelow(len(coll))]
+
+
+_RANDOM_OF: dict = {}
+
+
+def _random_of(kinds):
+    """`random` of a collection of the given kind: the same draw, whose
+    outcomes a chance node names as values of their kind (`P1`, `G7`)."""
+    kind = elem(kinds[0]) if kinds else ANY
+    impl = _RANDOM_OF.get(kind)
+    if impl is None:
+        def impl(ctx, coll):
+            return _random(ctx, coll, kind)
+        _RANDOM_OF[kind] = impl
+    return impl
 
 
 def _size(ctx, coll):
@@ -143,7 +164,7 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("turn_order", 1, 1, "all players in seat order, starting with the given one",
             _turn_order, list_of(PLAYER)),
     Builtin("random", 1, 1, "a uniformly random element (uses the state's generator)",
-            _random, _element_of_first, random=True),
+            _random, _element_of_first, random=True, typed=_random_of),
     Builtin("size", 1, 1, "the number of elements of a collection or zone", _size),
     Builtin("contains", 2, 2, "whether a collection holds a value", _contains, BOOL),
     Builtin("abs", 1, 1, "absolute value", _abs),

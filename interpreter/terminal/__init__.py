@@ -5,8 +5,9 @@ turns every failure into a coded message and an exit status; `repl` is the
 game at the table, a prompt over the API (numbered actions, undo, log,
 save, load); `render` and `render_boards` draw a player's view with rich
 (zones, hands, grids, hex maps, boards), and `reports` lays out simulation
-and comparison reports. The only folder that imports rich and
-prompt_toolkit.
+and comparison reports; `lsp` is the language server for editors, over
+pygls, answering from `lsp_index`, `lsp_answers` and `lsp_diagnostics`.
+The only folder that imports rich and prompt_toolkit.
 
 May import: every other folder of `interpreter`.
 """

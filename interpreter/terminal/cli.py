@@ -33,7 +33,8 @@ from .rules import rules_text
 from ..simulation.parallel import BACKENDS, Source
 from ..simulation.parallel import run as run_games
 from .reports import print_comparison, print_coverage, print_simulation, say
-from ..simulation import playcheck
+from ..simulation import playcheck, report_html
+from ..simulation.records import record_lines
 from ..simulation.simulate import Plan, Timer
 from ..simulation.simulate import coverage as simulation_coverage
 
@@ -315,7 +316,8 @@ def simulation_plan(game, args) -> Plan:
                                f"only {players} players (P0..P{players - 1})")
         seats[seat] = kind
     return Plan(players=players, seats=tuple(seats), seed=args.seed,
-                iterations=args.iterations, max_decisions=args.max_decisions)
+                iterations=args.iterations, max_decisions=args.max_decisions,
+                log_actions=args.records is not None)
 
 
 def check_player_count(game, players: int) -> None:
@@ -324,13 +326,45 @@ def check_player_count(game, players: int) -> None:
                           f"players, not {players}")
 
 
-def json_target(args):
-    """Checks now that the --json file can be written, not after the run."""
-    if args.json is None or args.json == "-":
-        return
-    folder = os.path.dirname(os.path.abspath(args.json))
-    if not os.path.isdir(folder):
-        raise CommandError(f"cannot write '{args.json}': no folder '{folder}'")
+def output_targets(args) -> None:
+    """Checks now, not after the run, that the files of --json, --records and
+    --report can be written, that no two of them are one file, and that
+    --report has matplotlib to draw with."""
+    given = [(flag, path) for flag, path in (("--json", args.json), ("--records", args.records),
+                                             ("--report", args.report)) if path is not None]
+    seen: dict = {}
+    for flag, path in given:
+        if path == "-":
+            if flag != "--json":
+                example = "report.html" if flag == "--report" else "games.jsonl"
+                raise CommandError(f"{flag} writes a file, not standard output: "
+                                   f"{flag} {example}")
+            continue
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise CommandError(f"cannot write '{path}': no folder '{folder}'")
+        if os.path.isdir(path):
+            raise CommandError(f"cannot write '{path}': it is a folder")
+        same = seen.get(os.path.abspath(path))
+        if same is not None:
+            raise CommandError(f"{same} and {flag} both name '{path}': each needs a file "
+                               f"of its own")
+        seen[os.path.abspath(path)] = flag
+    if args.report is not None:
+        if not args.report.lower().endswith((".html", ".htm")):
+            raise CommandError(f"--report writes an HTML page: '{args.report}' does not end "
+                               f"in .html (--report {os.path.splitext(args.report)[0]}.html)")
+        report_html.require()
+
+
+def write_text(path: str, flag: str, chunks) -> None:
+    """Writes the text pieces to the file, as a one-line error if it cannot."""
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            for chunk in chunks:
+                file.write(chunk)
+    except OSError as err:
+        raise CommandError(f"cannot write {flag} '{path}': {err.strerror}") from None
 
 
 def write_json(args, data: dict) -> None:
@@ -338,18 +372,24 @@ def write_json(args, data: dict) -> None:
     if args.json == "-":
         print(text)
         return
-    try:
-        with open(args.json, "w", encoding="utf-8") as file:
-            file.write(text + "\n")
-    except OSError as err:
-        raise CommandError(f"cannot write '{args.json}': {err.strerror}") from None
+    write_text(args.json, "--json", [text + "\n"])
+
+
+def write_records(args, batch, plan: Plan, sources: list) -> None:
+    """--records: one JSON line per game, in game order (see simulation.records)."""
+    if args.records is not None:
+        write_text(args.records, "--records",
+                   (line + "\n" for line in record_lines(batch.records, plan, sources)))
 
 
 def play_batch(args, sources: list, games: list, plan: Plan):
     """Runs the games with a progress bar on stderr (when it is a terminal).
     The bar starts at the first progress report, once the worker processes
     exist, so that they are not forked while its thread runs."""
-    workers = min(args.workers or os.cpu_count() or 1, args.games)
+    if args.backend == "ray":
+        workers = args.workers           # None: one per CPU of the cluster, not of this machine
+    else:
+        workers = min(args.workers or os.cpu_count() or 1, args.games)
     bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
                    disable=not sys.stderr.isatty() or args.quiet, transient=True)
@@ -363,7 +403,7 @@ def play_batch(args, sources: list, games: list, plan: Plan):
     try:
         return run_games(sources, plan, args.games, loaded=games, workers=workers,
                          backend=args.backend, address=args.address, coverage=args.coverage,
-                         progress=progress)
+                         progress=progress, keep_records=args.records is not None)
     finally:
         bar.stop()
 
@@ -386,20 +426,24 @@ def cmd_simulate(args) -> int:
     options = options_of(args)
     game = load_game(args.game, options)
     plan = simulation_plan(game, args)
-    json_target(args)
+    output_targets(args)
     timer = Timer()
     batch = play_batch(args, [Source.of(game, args.game, options)], [game], plan)
     report = {"game": game.name, "rulebook": args.game, "options": game.options,
               **report_of(batch, 0, plan, args.games, timer, game)}
     if args.coverage:
-        report["coverage"] = simulation_coverage(game, batch.coverage[0])
+        report["coverage"] = simulation_coverage(game, batch.coverage[0], plan.players)
+    title = titled(args.game, game, options)
     if args.json:
         write_json(args, report)
+    write_records(args, batch, plan, [(args.game, game.options)])
+    if args.report:
+        write_text(args.report, "--report", [report_html.simulation_page(report, title)])
     if args.json != "-":
         console = Console()
-        print_simulation(report, console, titled(args.game, game, options))
+        print_simulation(report, console, title)
         if args.coverage:
-            print_coverage(report["coverage"]["never_fired"], report["coverage"]["total"], console)
+            print_coverage(report["coverage"], console)
     return 130 if batch.interrupted else 0
 
 
@@ -410,7 +454,7 @@ def cmd_compare(args) -> int:
     variant = load_game(args.variant, variant_options)
     plan = simulation_plan(base, args)
     check_player_count(variant, plan.players)
-    json_target(args)
+    output_targets(args)
     timer = Timer()
     sources = [Source.of(base, args.base, options),
                Source.of(variant, args.variant, variant_options)]
@@ -428,9 +472,12 @@ def cmd_compare(args) -> int:
               "comparison": comparison}
     if args.coverage:
         for key, game, k in (("base", base, 0), ("variant", variant, 1)):
-            result[key]["coverage"] = simulation_coverage(game, batch.coverage[k])
+            result[key]["coverage"] = simulation_coverage(game, batch.coverage[k], plan.players)
     if args.json:
         write_json(args, result)
+    write_records(args, batch, plan, [(args.base, base.options), (args.variant, variant.options)])
+    if args.report:
+        write_text(args.report, "--report", [report_html.comparison_page(result, *titles)])
     if args.json != "-":
         console = Console()
         if base.fingerprint == variant.fingerprint:
@@ -439,8 +486,7 @@ def cmd_compare(args) -> int:
         if args.coverage:
             for key, title in zip(("base", "variant"), titles):
                 say(console, f"{key}: {title}")
-                cov = result[key]["coverage"]
-                print_coverage(cov["never_fired"], cov["total"], console)
+                print_coverage(result[key]["coverage"], console)
     return 130 if batch.interrupted else 0
 
 
@@ -466,6 +512,12 @@ def cmd_rules(args) -> int:
     from rich.markdown import Markdown
     Console().print(Markdown(rules_text(args.game)))
     return 0
+
+
+def cmd_lsp(args) -> int:
+    # imported here: the server needs pygls, an optional extra (lsp/pygls-missing without it)
+    from .lsp import serve
+    return serve()
 
 
 # -- the parser ----------------------------------------------------------------
@@ -521,7 +573,8 @@ def build_parser() -> ArgumentParser:
         p.add_argument("--iterations", type=int, metavar="N",
                        help="search iterations per move of mcts/ismcts (default 200)")
         p.add_argument("--workers", type=int, metavar="N",
-                       help="processes to play on (default: all cores)")
+                       help="processes to play on (default: all cores; on Ray, all "
+                            "the cluster's CPUs, and at most that many)")
         p.add_argument("--backend", choices=BACKENDS, default="local",
                        help="local processes, or a Ray cluster (needs rulebook[ray])")
         p.add_argument("--address", metavar="ADDR",
@@ -529,8 +582,14 @@ def build_parser() -> ArgumentParser:
         p.add_argument("--max-decisions", type=int, default=10000, metavar="N",
                        help="cut a game off after this many decisions")
         p.add_argument("--coverage", action="store_true",
-                       help="list the statements and actions that never fired")
+                       help="list the statements and actions that never fired, and apart "
+                            "those the options in force switch off")
         p.add_argument("--json", metavar="FILE", help="write the report as JSON ('-': stdout)")
+        p.add_argument("--records", metavar="FILE",
+                       help="write one JSON line per game (seed, seats, scores, winners, "
+                            "length, the actions taken), in game order")
+        p.add_argument("--report", metavar="FILE.html",
+                       help="draw the report's charts in one HTML page (needs rulebook[plot])")
         p.add_argument("--quiet", action="store_true", help="no progress bar")
 
     sim = sub.add_parser("simulate", help="many games: win rates, scores, lengths, actions")
@@ -559,6 +618,10 @@ def build_parser() -> ArgumentParser:
                       help="the Python the rulebook is compiled to (with --players)")
     show.add_argument("--players", type=int, help="with --python; default: the fewest allowed")
     show.set_defaults(run=cmd_show)
+
+    lsp = sub.add_parser("lsp", help="a language server for editors, over stdin and stdout "
+                                     "(needs rulebook[lsp])")
+    lsp.set_defaults(run=cmd_lsp)
     return parser
 
 

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .render import player_label
+from ..simulation.simulate import ALPHA
 
 BARS = "▁▂▃▄▅▆▇█"
 
@@ -75,6 +76,8 @@ def print_simulation(report: dict, console: Console, title: str) -> None:
     console.print(wins)
     if "draws" in report:
         say(console, draws_line(report["draws"], report["completed"], plan["players"]))
+    if "first_player" in report:
+        say(console, first_player_line(report["first_player"]))
     console.print(scores)
 
     length = Table("game length", "mean", "sd", "min", "median", "max", title_justify="left")
@@ -116,18 +119,46 @@ def draws_line(draws: dict, games: int, players: int) -> str:
             f"95% interval {low:.1%}–{high:.1%}): " + "; ".join(kinds))
 
 
-def print_coverage(never: list, total: int, console: Console) -> None:
-    """The statements and actions that never fired, each with its place and
-    source line; or a line saying everything fired."""
+def first_player_line(first: dict, where: str = "") -> str:
+    """P0's win rate against an even share, and whether it differs."""
+    if not first["n"]:
+        return f"first player's advantage{where}: no game finished"
+    low, high = first["ci95"]
+    verdict = "significant" if first["p"] < ALPHA else "not significant"
+    return (f"first player's advantage{where}: P0 wins {first['win_rate']:.1%} (95% interval "
+            f"{low:.1%}–{high:.1%}) against an even {first['expected']:.1%} "
+            f"({100 * first['difference']:+.1f} points): {verdict} ({p_value(first['p'])})")
+
+
+def print_coverage(coverage: dict, console: Console) -> None:
+    """The statements and actions that never fired, then those that the
+    options in force switch off, each with its place and source line; or a
+    line saying everything that can run fired."""
+    never, off, total = coverage["never_fired"], coverage.get("off_by_option", []), \
+        coverage["total"]
     if not never:
-        say(console, f"coverage: all {total} statements and actions fired")
-        return
-    say(console, f"coverage: {len(never)} of {total} statements and actions never fired:")
-    for row in never:
-        text = f"  {row['file']}:{row['line']}:{row['column']}: {row['kind']} in {row['context']}"
-        if row.get("source"):
-            text += f"  | {row['source']}"
-        say(console, text)
+        say(console, f"coverage: all {total} statements and actions fired" if not off else
+                     f"coverage: all {total - len(off)} statements and actions that the "
+                     f"options leave on fired")
+    else:
+        say(console, f"coverage: {len(never)} of {total} statements and actions never fired:")
+        for row in never:
+            say(console, _coverage_row(row))
+    if off:
+        say(console, f"off by option: {len(off)} of {total} statements and actions cannot run "
+                     f"with the options in force:")
+        for row in off:
+            say(console, _coverage_row(row))
+
+
+def _coverage_row(row: dict) -> str:
+    text = f"  {row['file']}:{row['line']}:{row['column']}: {row['kind']} in {row['context']}"
+    if row.get("options"):
+        names = row["options"]
+        text += f" (off by option{'s' if len(names) > 1 else ''} {', '.join(names)})"
+    if row.get("source"):
+        text += f"  | {row['source']}"
+    return text
 
 
 def win_sentence(row: dict, alpha: float) -> str:
@@ -168,6 +199,15 @@ def draws_sentence(draws: dict, alpha: float) -> str:
             f"{verdict} ({p_value(test['p'])})")
 
 
+def length_sentence(measure: str, length: dict, alpha: float) -> str:
+    test, b, v = length["difference"], length["base"], length["variant"]
+    verdict = "significant" if test["p"] < alpha else "not significant"
+    return (f"game length: {v['mean']:.2f} ± {v['half_width']:.2f} {measure} per game with "
+            f"the variant vs {b['mean']:.2f} ± {b['half_width']:.2f} with the base "
+            f"({test['difference']:+.2f} ± {test['half_width']:.2f}): {verdict} "
+            f"({p_value(test['p'])})")
+
+
 def print_comparison(comparison: dict, console: Console, base: str, variant: str) -> None:
     say(console, f"base: {base}\nvariant: {variant}")
     if comparison.get("interrupted"):
@@ -186,11 +226,24 @@ def print_comparison(comparison: dict, console: Console, base: str, variant: str
                        f"{s['difference']:+.2f}", p_cell(s["p"]))
     console.print(wins)
     console.print(scores)
+    lengths = comparison.get("length", {})
+    if lengths:
+        table = Table("game length", "base mean", "variant mean", "difference", "p",
+                      title_justify="left")
+        for measure, d in lengths.items():
+            table.add_row(measure, f"{d['base']['mean']:.2f}", f"{d['variant']['mean']:.2f}",
+                          f"{d['difference']['difference']:+.2f}", p_cell(d["difference"]["p"]))
+        console.print(table)
+    alpha = comparison["alpha"]
     for row in comparison["seats"]:
-        say(console, win_sentence(row, comparison["alpha"]))
-        say(console, score_sentence(row, comparison["alpha"], comparison.get("lowest_wins")))
+        say(console, win_sentence(row, alpha))
+        say(console, score_sentence(row, alpha, comparison.get("lowest_wins")))
     if "draws" in comparison:
-        say(console, draws_sentence(comparison["draws"], comparison["alpha"]))
+        say(console, draws_sentence(comparison["draws"], alpha))
+    for measure, d in lengths.items():
+        say(console, length_sentence(measure, d, alpha))
+    for which, first in comparison.get("first_player", {}).items():
+        say(console, first_player_line(first, f" with the {which}"))
     say(console, f"{comparison['pairs']} games finished on both rulebooks with the same seeds "
                   f"and AI seats; test: {comparison['test']}; ± is a 95% interval; "
                   f"significant means p < {comparison['alpha']}.")

@@ -1,0 +1,314 @@
+"""A simulation's or comparison's report drawn as charts in one HTML page
+(`--report FILE.html`).
+
+The figures come from the JSON report alone (`simulate.Tally.report`,
+`Pairing.report`), so the page shows what the text and `--json` say: win
+rate per seat with its 95% interval, score distributions per seat, game
+length, action shares, and for a comparison each difference with its 95%
+interval. matplotlib draws them (an optional extra, ``pip install
+'rulebook[plot]'``, imported only here and only when a page is asked for);
+each chart is a PNG inside the page as base64, so the file is one
+self-contained page that opens offline and mails as one attachment. Under
+every chart a table holds its numbers, each cell's exact figure in a
+``data-value`` attribute, for a reader who wants the figure and for tests.
+The page is the same, byte for byte, for the same report.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+
+from ..errors import CommandError
+
+INSTALL = "pip install 'rulebook[plot]'"
+# one colour per run: the base (or the only run) and the variant
+COLOURS = ("#4c72b0", "#dd8452")
+SIGNIFICANT, NOT_SIGNIFICANT = "#c44e52", "#8c8c8c"
+
+
+def require():
+    """matplotlib's Figure, or the coded error that says how to install it.
+    Called before any game is played, so a missing library costs no run."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise CommandError(f"--report draws its charts with matplotlib, which is not "
+                           f"installed: {INSTALL}", code="simulate/plot-missing") from None
+    return Figure
+
+
+# -- the page -------------------------------------------------------------------------
+
+STYLE = """body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;
+color:#222}figure{margin:2rem 0}img{max-width:100%}figcaption{font-weight:600;margin:.3rem 0}
+table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0}td,th{border:1px solid #ccc;
+padding:.15rem .5rem;text-align:right}th{background:#f3f3f3}td:first-child,th:first-child{
+text-align:left}p.note{color:#555;font-size:.9rem}"""
+
+
+def _page(title: str, intro: list, figures: list) -> str:
+    body = "\n".join(f"<p>{html.escape(line)}</p>" for line in intro)
+    return (f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{html.escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+            f"<h1>{html.escape(title)}</h1>\n{body}\n" + "\n".join(figures) +
+            "\n</body>\n</html>\n")
+
+
+def _figure(name: str, caption: str, image: str, table: str, note: str = "") -> str:
+    alt = html.escape(caption, quote=True)
+    extra = f"<p class=\"note\">{html.escape(note)}</p>\n" if note else ""
+    return (f"<figure data-chart=\"{name}\">\n<figcaption>{html.escape(caption)}</figcaption>\n"
+            f"<img alt=\"{alt}\" src=\"{image}\">\n{extra}{table}\n</figure>")
+
+
+def _cell(value, text=None) -> str:
+    """A table cell showing `text` (or the value) and holding the exact value."""
+    shown = text if text is not None else (value if isinstance(value, str) else _num(value))
+    data = json.dumps(value)
+    return f"<td data-value=\"{html.escape(data, quote=True)}\">{html.escape(str(shown))}</td>"
+
+
+def _table(headers: list, rows: list) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "\n".join("<tr>" + "".join(row) + "</tr>" for row in rows)
+    return f"<table>\n<tr>{head}</tr>\n{body}\n</table>"
+
+
+def _num(x) -> str:
+    return f"{x:.0f}" if float(x).is_integer() else f"{x:.2f}"
+
+
+def _pct(x) -> str:
+    return f"{x:.1%}"
+
+
+def _png(fig) -> str:
+    """The figure as a data: URI; without the 'Software' stamp, so that the
+    same figure gives the same bytes whatever matplotlib's version."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100, metadata={"Software": None})
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def _seat(row: dict) -> str:
+    return f"P{row['seat']} ({row['ai']})"
+
+
+# -- the charts of one or two runs ---------------------------------------------------
+# `runs` is [(label, report)]: one for simulate, the base and the variant for compare.
+
+def win_rates(Figure, runs: list) -> str:
+    players = runs[0][1]["plan"]["players"]
+    fig = Figure(figsize=(7, 3.4), layout="constrained")
+    ax = fig.add_subplot()
+    width = 0.8 / len(runs)
+    for k, (label, report) in enumerate(runs):
+        xs = [s["seat"] + (k - (len(runs) - 1) / 2) * width for s in report["seats"]]
+        rates = [s["win_rate"] for s in report["seats"]]
+        below = [r - s["ci95"][0] for r, s in zip(rates, report["seats"])]
+        above = [s["ci95"][1] - r for r, s in zip(rates, report["seats"])]
+        ax.bar(xs, rates, width * 0.9, yerr=[below, above], capsize=4, color=COLOURS[k],
+               label=label)
+    ax.axhline(1 / players, color="#555", linestyle="--", linewidth=1,
+               label=f"an even share (1/{players})")
+    ax.set_xticks(range(players), [_seat(s) for s in runs[0][1]["seats"]])
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    _legend(ax, loc="upper right")
+    rows = []
+    for label, report in runs:
+        for s in report["seats"]:
+            rows.append([_cell(_seat(s)), _cell(label), _cell(s["win_rate"], _pct(s["win_rate"])),
+                         _cell(s["ci95"][0], _pct(s["ci95"][0])),
+                         _cell(s["ci95"][1], _pct(s["ci95"][1])), _cell(s["wins"])])
+    table = _table(["seat", "run", "win rate", "95% low", "95% high", "wins"], rows)
+    notes = []
+    for label, report in runs:
+        first = report.get("first_player")
+        if first:
+            notes.append(f"{label}: the first player (P0) wins {_pct(first['win_rate'])} "
+                         f"(95% interval {_pct(first['ci95'][0])}–{_pct(first['ci95'][1])}) "
+                         f"against an even {_pct(first['expected'])}, p = {first['p']:.3f}.")
+    return _figure("win-rates", "Win rate per seat, with its 95% interval", _png(fig), table,
+                   " ".join(notes))
+
+
+def _legend(ax, **where) -> None:
+    """A legend, where something drawn has a label (an empty run draws none)."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize="small", **where)
+
+
+def _stairs(ax, histogram: dict, total: int, colour: str, label: str) -> None:
+    if histogram["counts"]:
+        shares = [c / total for c in histogram["counts"]] if total else histogram["counts"]
+        ax.stairs(shares, histogram["edges"], color=colour, linewidth=1.6, label=label)
+
+
+def scores(Figure, runs: list) -> str:
+    seats = runs[0][1]["seats"]
+    fig = Figure(figsize=(7, 1.2 + 1.6 * len(seats)), layout="constrained")
+    axes = fig.subplots(len(seats), 1, sharex=True, squeeze=False)[:, 0]
+    for ax, row in zip(axes, seats):
+        for k, (label, report) in enumerate(runs):
+            d = report["seats"][row["seat"]]["score"]
+            _stairs(ax, d["histogram"], d["n"], COLOURS[k], label)
+        ax.set_title(_seat(row), loc="left", fontsize="medium")
+        ax.set_ylabel("share of games")
+    axes[-1].set_xlabel("score" + (" (the lowest wins)" if runs[0][1].get("lowest_wins") else ""))
+    if len(runs) > 1:
+        _legend(axes[0])
+    rows = []
+    for label, report in runs:
+        for s in report["seats"]:
+            d, q = s["score"], s["score"]["quantiles"]
+            rows.append([_cell(_seat(s)), _cell(label), _cell(d["mean"]), _cell(d["sd"]),
+                         _cell(d["min"]), _cell(q["p25"]), _cell(q["p50"]), _cell(q["p75"]),
+                         _cell(d["max"])])
+    table = _table(["seat", "run", "mean", "sd", "min", "p25", "median", "p75", "max"], rows)
+    return _figure("scores", "Score distribution per seat", _png(fig), table)
+
+
+def length(Figure, runs: list) -> str:
+    fig = Figure(figsize=(7, 2.8), layout="constrained")
+    axes = fig.subplots(1, 2)
+    for ax, measure in zip(axes, ("decisions", "rounds")):
+        for k, (label, report) in enumerate(runs):
+            _stairs(ax, report[measure]["histogram"], report[measure]["n"], COLOURS[k], label)
+        ax.set_xlabel(measure + " per game")
+        ax.set_ylabel("share of games")
+    if len(runs) > 1:
+        _legend(axes[0])
+    rows = []
+    for label, report in runs:
+        for measure in ("decisions", "rounds"):
+            d = report[measure]
+            rows.append([_cell(measure), _cell(label), _cell(d["mean"]), _cell(d["sd"]),
+                         _cell(d["min"]), _cell(d["quantiles"]["p50"]), _cell(d["max"])])
+    table = _table(["length in", "run", "mean", "sd", "min", "median", "max"], rows)
+    return _figure("length", "Game length, in decisions and in rounds", _png(fig), table)
+
+
+def actions(Figure, runs: list) -> str:
+    names = list(dict.fromkeys(n for _, report in runs for n in report["actions"]))
+    fig = Figure(figsize=(7, 1.0 + 0.35 * max(1, len(names)) * len(runs)),
+                 layout="constrained")
+    ax = fig.add_subplot()
+    height = 0.8 / len(runs)
+    for k, (label, report) in enumerate(runs):
+        ys = [i + (k - (len(runs) - 1) / 2) * height for i in range(len(names))]
+        shares = [report["actions"].get(n, {"share": 0.0})["share"] for n in names]
+        ax.barh(ys, shares, height * 0.9, color=COLOURS[k], label=label)
+    ax.set_yticks(range(len(names)), names)
+    ax.invert_yaxis()
+    ax.set_xlabel("share of all decisions")
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    if len(runs) > 1:
+        _legend(ax)
+    rows = []
+    for label, report in runs:
+        for n, a in report["actions"].items():
+            rows.append([_cell(n), _cell(label), _cell(a["count"]),
+                         _cell(a["share"], _pct(a["share"]))])
+    table = _table(["action", "run", "times taken", "share"], rows)
+    return _figure("actions", "How often each action was taken", _png(fig), table)
+
+
+def differences(Figure, comparison: dict) -> str:
+    """Every difference (variant - base) with its 95% interval, by unit: win
+    rates and draws in percentage points, scores, the game's length."""
+    alpha = comparison["alpha"]
+    groups = [
+        ("win rate and draws (points)", 100,
+         [(f"{_seat(r)} win rate", r["win_rate"]) for r in comparison["seats"]]
+         + [("draws", comparison["draws"]["difference"])]),
+        ("mean score", 1, [(f"{_seat(r)} score", r["score"]) for r in comparison["seats"]]),
+        ("game length", 1, [(f"{m} per game", comparison["length"][m]["difference"])
+                            for m in ("decisions", "rounds") if m in comparison.get("length", {})]),
+    ]
+    groups = [g for g in groups if g[2]]
+    fig = Figure(figsize=(7, 1.0 + 0.55 * sum(len(g[2]) for g in groups)), layout="constrained")
+    axes = fig.subplots(len(groups), 1, squeeze=False,
+                        height_ratios=[len(g[2]) for g in groups])[:, 0]
+    rows = []
+    for ax, (unit, scale, items) in zip(axes, groups):
+        for i, (label, test) in enumerate(items):
+            colour = SIGNIFICANT if test["p"] < alpha else NOT_SIGNIFICANT
+            ax.errorbar([scale * test["difference"]], [i], xerr=[scale * test["half_width"]],
+                        fmt="o", color=colour, capsize=4)
+            rows.append([_cell(label), _cell(test["difference"]), _cell(test["half_width"]),
+                         _cell(test["p"], f"{test['p']:.3f}"),
+                         _cell(test["p"] < alpha, "yes" if test["p"] < alpha else "no")])
+        ax.axvline(0, color="#555", linewidth=1)
+        ax.set_yticks(range(len(items)), [label for label, _ in items])
+        ax.set_ylim(len(items) - 0.5, -0.5)
+        ax.set_xlabel(f"variant − base: {unit}")
+    table = _table(["difference of", "variant − base", "± (95%)", "p", "significant"], rows)
+    return _figure("differences", "Each difference (variant − base) with its 95% interval",
+                   _png(fig), table, f"Coloured: significant (p < {alpha}), paired by seed; grey: "
+                   f"not significant. Win rates and draws are drawn in percentage points; "
+                   f"the table gives them as fractions.")
+
+
+def coverage_section(coverage: dict, label: str = "") -> str:
+    """The statements and actions that never fired, and those off by option."""
+    def rows(found, off):
+        return [[_cell(f"{r['file']}:{r['line']}:{r['column']}"), _cell(r["kind"]),
+                 _cell(r["context"]), _cell(", ".join(r.get("options", [])) if off else ""),
+                 _cell(r.get("source", ""))] for r in found]
+    body = rows(coverage["never_fired"], False) + rows(coverage.get("off_by_option", []), True)
+    table = _table(["where", "statement", "in", "off by option", "source"], body)
+    title = f"Coverage{' of ' + label if label else ''}: {len(coverage['never_fired'])} of " \
+            f"{coverage['total']} statements and actions never fired, " \
+            f"{len(coverage.get('off_by_option', []))} off by option"
+    return f"<section data-chart=\"coverage\">\n<h2>{html.escape(title)}</h2>\n{table}\n</section>"
+
+
+# -- pages ------------------------------------------------------------------------------
+
+def _intro(report: dict) -> list:
+    plan = report["plan"]
+    seats = ", ".join(f"P{k} {kind}" for k, kind in enumerate(plan["seats"]))
+    lines = [f"{report['games']} games, {plan['players']} players, seed {plan['seed']}; "
+             f"seats: {seats}.",
+             f"{report['completed']} games finished, {report['capped']} cut off at "
+             f"{plan['max_decisions']} decisions."]
+    draws = report.get("draws")
+    if draws:
+        lines.append(f"Draws: {draws['count']} of {report['completed']} games "
+                     f"({_pct(draws['rate'])}).")
+    if report.get("interrupted"):
+        lines.append(f"Interrupted: the figures of the {report['played']} games finished.")
+    return lines
+
+
+def simulation_page(report: dict, title: str) -> str:
+    """The page of one `simulate` report (with its coverage, if measured)."""
+    Figure = require()
+    runs = [("this run", report)]
+    figures = [chart(Figure, runs) for chart in (win_rates, scores, length, actions)]
+    if "coverage" in report:
+        figures.append(coverage_section(report["coverage"]))
+    return _page(title, _intro(report), figures)
+
+
+def comparison_page(result: dict, base_title: str, variant_title: str) -> str:
+    """The page of a `compare` result: the differences first, then both
+    rulebooks' figures side by side."""
+    Figure = require()
+    comparison = result["comparison"]
+    runs = [("base", result["base"]), ("variant", result["variant"])]
+    intro = [f"Base: {base_title}.", f"Variant: {variant_title}.",
+             f"{comparison['pairs']} games finished on both rulebooks with the same seeds and "
+             f"AI seats; {comparison['test']}; significant means p < {comparison['alpha']}.",
+             *_intro(result["base"])[:1]]
+    figures = [differences(Figure, comparison)]
+    figures += [chart(Figure, runs) for chart in (win_rates, scores, length, actions)]
+    for key in ("base", "variant"):
+        if "coverage" in result[key]:
+            figures.append(coverage_section(result[key]["coverage"], key))
+    return _page(f"{result['base']['game']}: base vs variant", intro, figures)
