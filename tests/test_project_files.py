@@ -6,6 +6,7 @@ repository."""
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,12 +42,27 @@ def test_the_check_sees_a_machine_path():
     assert not ABSOLUTE.search("rulebooks/paris.rules and docs/api.md")
 
 
-def test_ci_runs_exactly_the_readme_test_command():
-    """The README opens with two commands: play a game, run the tests; CI runs
-    the second one as it is written."""
+def test_ci_runs_exactly_the_readme_test_commands():
+    """The README opens with three commands: play a game, run the tests, run
+    the tests of the extras; CI runs the second and then the third as they
+    are written. The second is the core suite alone, the third the tests of
+    tests/adapters/ alone (pytest does not go into that folder unless told)."""
     commands = re.findall(r"```sh\n(.*?)\n```", (ROOT / "README.md").read_text(encoding="utf-8"))
-    play, test = commands[:2]
+    play, test, extras = commands[:3]
     assert "rulebook play" in play and "pytest" in test
+    assert "pip install -q -e '.[all]'" in extras and extras.endswith(" tests/adapters")
+    assert "adapters" not in test
     ci = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
           if line and not line.startswith("#")]
-    assert test in ci
+    assert test in ci and extras in ci and ci.index(test) < ci.index(extras)
+
+
+def test_the_core_suite_leaves_the_adapter_tests_out():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    pytest_options = config["tool"]["pytest"]["ini_options"]
+    assert pytest_options["testpaths"] == ["tests"]
+    assert "adapters" in pytest_options["norecursedirs"]
+    extras = config["project"]["optional-dependencies"]
+    assert {"test", "ray", "pettingzoo", "openspiel"} <= set(extras)
+    named = re.fullmatch(r"rulebook\[(.*)\]", *extras["all"]).group(1).split(",")
+    assert set(named) == set(extras) - {"all"}, "[all] must name every other extra"

@@ -13,6 +13,7 @@ import json
 import math
 import os
 import random
+import socket
 import sys
 import tracemalloc
 from pathlib import Path
@@ -259,34 +260,42 @@ def test_paired_test(base, variant, difference, p):
     assert got["p"] == pytest.approx(p, abs=1e-4)
 
 
-# -- Ray (only where it is installed; the core never needs it) -----------------------
-
-def test_ray_backend_gives_the_local_report(tmp_path, capsys):
-    pytest.importorskip("ray")
-    argv = ["simulate", "hanamikoji", "--games", "6", "--seed", "2", "--coverage"]
-    local = run_cli_json(tmp_path, "local", *argv, "--workers", "1")
-    remote = run_cli_json(tmp_path, "ray", *argv, "--backend", "ray")
-    capsys.readouterr()
-    assert remote["timing"]["backend"] == "ray"
-    assert without_timing(local) == without_timing(remote)
-
+# -- the Ray path, on a stand-in (tests/adapters/test_ray.py runs it on Ray) ------------
 
 class FakeRay:
     """Just enough of Ray's API, run in this process, to test the Ray path
-    without Ray: results must equal the local ones, failures be one line."""
+    without Ray: results must equal the local ones, failures be one line
+    (tests/adapters/test_ray.py runs the same path on a real Ray)."""
 
     class Ref:
         def __init__(self, value):
             self.value = value
 
+    class exceptions:  # noqa: N801 - the name of Ray's module
+        class RayError(Exception):
+            pass
+
     def __init__(self, unreachable: bool = False):
         self.unreachable = unreachable
         self.address = "unset"
+        self.initialized = False
+        self.killed = 0
 
     def init(self, address=None, **_):
         self.address = address
         if self.unreachable:
+            for attempt in range(3):       # as Ray's C++ core writes, past Python's logging
+                os.write(2, f"[2026-12-01 14:58:1{attempt},855 W 1 1] gcs_client.cc:210: "
+                            "Failed to get cluster ID from GCS server: InvalidAuthToken\n"
+                         .encode())
             raise ConnectionError(f"Could not connect to {address}\nafter 10 retries")
+        self.initialized = True
+
+    def is_initialized(self):
+        return self.initialized
+
+    def shutdown(self):
+        self.initialized = False
 
     def cluster_resources(self):
         return {"CPU": 3.0}
@@ -294,14 +303,34 @@ class FakeRay:
     def put(self, value):
         return self.Ref(value)
 
-    def remote(self, fn):
+    def remote(self, **_options):
+        """`ray.remote(num_cpus=…)(cls)`: an actor class whose methods run at once."""
         ray = self
 
-        class Remote:
-            @staticmethod
-            def remote(*args):
-                return ray.Ref(fn(*(a.value if isinstance(a, ray.Ref) else a for a in args)))
-        return Remote
+        def value(a):
+            return a.value if isinstance(a, ray.Ref) else a
+
+        class Method:
+            def __init__(self, bound):
+                self.bound = bound
+
+            def remote(self, *args):
+                return ray.Ref(self.bound(*map(value, args)))
+
+        class Actor:
+            def __init__(self, instance):
+                self.instance = instance
+
+            def __getattr__(self, name):
+                return Method(getattr(self.instance, name))
+
+        class ActorClass:
+            def __init__(self, cls):
+                self.cls = cls
+
+            def remote(self, *args):
+                return Actor(self.cls(*map(value, args)))
+        return ActorClass
 
     def wait(self, refs, num_returns=1):
         return refs[:num_returns], refs[num_returns:]
@@ -309,8 +338,8 @@ class FakeRay:
     def get(self, ref):
         return ref.value
 
-    def cancel(self, ref, force=False):
-        pass
+    def kill(self, actor):
+        self.killed += 1
 
 
 def test_the_ray_path_gives_the_local_report(tmp_path, capsys, monkeypatch):
@@ -324,16 +353,62 @@ def test_the_ray_path_gives_the_local_report(tmp_path, capsys, monkeypatch):
     assert fake.address == "auto"
     assert remote["timing"]["backend"] == "ray" and remote["timing"]["workers"] == 3
     assert without_timing(local) == without_timing(remote)
+    assert fake.killed == 3 and not fake.initialized     # the Ray it started is shut down
+
+
+def test_ray_workers_are_at_most_the_cluster_cpus(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", FakeRay())
+    argv = ["simulate", "hanamikoji", "--games", "4", "--backend", "ray"]
+    assert run_cli_json(tmp_path, "one", *argv, "--workers", "1")["timing"]["workers"] == 1
+    assert run_cli_json(tmp_path, "many", *argv, "--workers", "8")["timing"]["workers"] == 3
+    capsys.readouterr()
+
+
+def test_without_an_address_ray_starts_here_or_joins_ray_address(tmp_path, capsys, monkeypatch):
+    """Never the cluster `ray start` last recorded on the machine, which
+    Ray would join (and retry for minutes when it is gone)."""
+    fake = FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    argv = ["simulate", "hanamikoji", "--games", "2", "--backend", "ray"]
+    run_cli_json(tmp_path, "here", *argv)
+    assert fake.address == "local"
+    monkeypatch.setenv("RAY_ADDRESS", "auto")
+    run_cli_json(tmp_path, "there", *argv)
+    assert fake.address == "auto"
+    capsys.readouterr()
+
+
+def ray_error(capsys, address: str) -> tuple:
+    code = cli.main(["simulate", "hanamikoji", "--games", "2", "--backend", "ray",
+                     "--address", address, "--quiet"])
+    out, err = capsys.readouterr()
+    assert code == 1 and "Traceback" not in err
+    return tuple(err.strip().splitlines())
 
 
 def test_an_unreachable_ray_cluster_is_a_one_line_error(capsys, monkeypatch):
+    """Nothing listens at the address: said at once, before Ray retries for
+    minutes."""
+    monkeypatch.setitem(sys.modules, "ray", FakeRay())
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        address = "127.0.0.1:%d" % closed.getsockname()[1]
+    line, hint = ray_error(capsys, address)
+    assert line.startswith("error[simulate/ray-unreachable]") and address in line
+    assert "ray start --head" in hint and sys.modules["ray"].address == "unset"
+
+
+def test_a_cluster_that_refuses_is_an_error_with_ray_s_reason(capsys, monkeypatch):
+    """Something listens, but Ray cannot join it: the reason its C++ core
+    wrote to stderr (and the last of its retries only) is in the message."""
     monkeypatch.setitem(sys.modules, "ray", FakeRay(unreachable=True))
-    code = cli.main(["simulate", "hanamikoji", "--games", "2", "--backend", "ray",
-                     "--address", "10.0.0.1:6379", "--quiet"])
-    out, err = capsys.readouterr()
-    assert code == 1
-    assert err.startswith("error[simulate/ray-unreachable]") and "10.0.0.1:6379" in err
-    assert err.strip().count("\n") == 0 and "Traceback" not in err
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        address = "127.0.0.1:%d" % server.getsockname()[1]
+        line, hint = ray_error(capsys, address)
+    assert line.startswith("error[simulate/ray-unreachable]") and address in line
+    assert line.endswith("(Failed to get cluster ID from GCS server: InvalidAuthToken)")
+    assert "RAY_AUTH_MODE=token" in hint
 
 
 def test_a_run_keeps_counts_not_records(hanamikoji):

@@ -12,17 +12,24 @@ one of a thousand; asked to, it also keeps the records, sorted by game.
 Three backends share that contract: this process (one worker, game by game
 on every source in turn), a `concurrent.futures.ProcessPoolExecutor` whose
 workers load each rulebook once in their initializer, and Ray
-(`ray.init(address=…)`), imported only when asked for. Ctrl-C stops the run
-and keeps what the chunks already finished gave, marked `interrupted`.
+(`ray.init(address=…)`), imported only when asked for, whose workers are
+actors that load each rulebook once when they start — from its checked IR,
+so the machines of a cluster need the package but no rulebook file. Ctrl-C
+stops the run and keeps what the chunks already finished gave, marked
+`interrupted`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
-import json
 import logging
 import os
+import re
 import signal
+import socket
+import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -44,18 +51,17 @@ class Source:
     """How a worker gets a game: the rulebook's path (or name) and options,
     or better the checked IR (plain JSON), from which a worker builds the
     game in milliseconds instead of parsing and checking the file again,
-    and without the file, as the machines of a cluster must. `fingerprint`
-    tells versions of a rulebook apart in a Ray worker's cache."""
+    and without the file, as the machines of a cluster must. The IR holds
+    the data files the rulebook reads as well."""
 
     target: str
     options: dict = field(default_factory=dict)
     ir: Optional[dict] = None
-    fingerprint: str = ""
 
     @classmethod
     def of(cls, game, target: str, options: Optional[dict] = None) -> "Source":
         """The source of a game already loaded (and checked) here."""
-        return cls(target, dict(options or {}), ir=game.ir, fingerprint=game.fingerprint)
+        return cls(target, dict(options or {}), ir=game.ir)
 
     def load(self, coverage: bool = False):
         if self.ir is not None:
@@ -67,9 +73,6 @@ class Source:
         if coverage:
             game.measure_coverage()
         return game
-
-    def key(self) -> str:
-        return json.dumps([self.target, self.options, self.fingerprint], sort_keys=True)
 
 
 @dataclass
@@ -124,7 +127,6 @@ def play_chunk(game, which: int, plan: Plan, start: int, stop: int, coverage: bo
 # -- workers --------------------------------------------------------------------------
 
 _GAMES: list = []
-_RAY_CACHE: dict = {}
 
 
 def _init_worker(sources, coverage: bool) -> None:
@@ -147,12 +149,17 @@ def _pool_chunk(which, plan, start, stop, coverage) -> Chunk:
     return play_chunk(_GAMES[which], which, plan, start, stop, coverage)
 
 
-def _ray_chunk(sources, which, plan, start, stop, coverage) -> Chunk:
-    key = (sources[which].key(), coverage)
-    game = _RAY_CACHE.get(key)
-    if game is None:
-        game = _RAY_CACHE[key] = sources[which].load(coverage)
-    return play_chunk(game, which, plan, start, stop, coverage)
+class RayWorker:
+    """A worker of a Ray cluster (an actor holding one CPU): it builds each
+    source's game once, as a pool worker does in its initializer, and then
+    plays the chunks sent to it one after the other."""
+
+    def __init__(self, sources: list, coverage: bool):
+        self.games = [s.load(coverage) for s in sources]
+        self.coverage = coverage
+
+    def play(self, which: int, plan: Plan, start: int, stop: int) -> Chunk:
+        return play_chunk(self.games[which], which, plan, start, stop, self.coverage)
 
 
 # -- running ----------------------------------------------------------------------------
@@ -177,12 +184,15 @@ AHEAD = 4
 
 
 def run(sources: list, plan: Plan, games: int, *, loaded: Optional[list] = None,
-        workers: int = 1, backend: str = "local", address: Optional[str] = None,
+        workers: Optional[int] = 1, backend: str = "local", address: Optional[str] = None,
         coverage: bool = False, progress: Optional[Callable[[int, int], None]] = None,
         keep_records: bool = False) -> Batch:
     """Plays games `0 … games-1` of the plan on every source (the same
     games on each: `rulebook compare` passes two). `loaded` are the sources'
-    games already loaded here, used when one local worker plays all."""
+    games already loaded here, used when one local worker plays all. On Ray,
+    `workers` is the number of actors, at most the cluster's CPUs (None: one
+    per CPU); a Ray that this call started is shut down before it returns,
+    one already running (`ray.init` by the caller) is left running."""
     total = games * len(sources)
     tallies = [Tally(plan.players) for _ in sources]
     pairing = Pairing(plan.players) if len(sources) == 2 else None
@@ -216,7 +226,8 @@ def run(sources: list, plan: Plan, games: int, *, loaded: Optional[list] = None,
             progress(0, total)
 
     if backend == "ray":
-        workers, interrupted = _run_ray(sources, plan, games, address, coverage, take, started)
+        workers, interrupted = _run_ray(sources, plan, games, workers, address, coverage,
+                                        take, started)
     elif backend != "local":
         raise CommandError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
     elif workers == 1:
@@ -297,40 +308,159 @@ def _stop(pool: ProcessPoolExecutor) -> None:
             process.terminate()
 
 
-def _run_ray(sources, plan, games, address, coverage, take, started) -> tuple:
+def _run_ray(sources, plan, games, workers, address, coverage, take, started) -> tuple:
     try:
         import ray
     except ImportError:
         raise CommandError("--backend ray needs Ray, which is not installed: "
                            "pip install 'rulebook[ray]'", code="simulate/ray-missing") from None
+    ours = not ray.is_initialized()
     try:
-        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
-                 logging_level=logging.ERROR)
-        workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        workers = _connect(ray, address, workers, games)
+        return _run_actors(ray, sources, plan, games, workers, coverage, take, started)
+    finally:
+        if ours and ray.is_initialized():
+            ray.shutdown()
+
+
+def _connect(ray, address: Optional[str], workers: Optional[int], games: int) -> int:
+    """Joins the cluster at `address` (`auto`: the one `ray start` runs on
+    this machine; none: the one RAY_ADDRESS names, else a Ray of this
+    machine's cores started now), and says how many workers to run."""
+    # Left to itself, ray.init() without an address joins the cluster that
+    # `ray start` last recorded on this machine, and if that one is gone it
+    # retries for a quarter of an hour.
+    address = address or os.environ.get("RAY_ADDRESS") or "local"
+    _check_reachable(address)
+    held: list = []
+    try:
+        with _holding_stderr(address != "local", held):
+            ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
+                     logging_level=logging.ERROR, include_dashboard=False)
+        cpus = int(ray.cluster_resources().get("CPU", 0))
     except Exception as err:  # noqa: BLE001 - Ray raises many kinds for one failure
-        where = f"at '{address}'" if address else "locally"
-        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise CommandError(f"cannot start or reach a Ray cluster {where}: {first}",
+        where = "locally" if address == "local" else f"at '{address}'"
+        why = _core_reason("".join(held))
+        raise CommandError(f"cannot start or reach a Ray cluster {where}: {first_line(err)}"
+                           + (f" ({why})" if why else ""),
+                           hint=_AUTH_HINT if "auth" in why.lower() else None,
                            code="simulate/ray-unreachable") from None
-    remote = ray.remote(_ray_chunk)
-    shared = ray.put(list(sources))
-    todo = iter_chunks(games, workers, len(sources), searches(plan))
-    pending: list = []
+    sys.stderr.write("".join(held))
+    if cpus < 1:
+        raise CommandError("the Ray cluster has no CPU to play on",
+                           code="simulate/ray-unreachable")
+    # An actor holds its CPU while it lives: more actors than CPUs would
+    # wait for one forever.
+    return max(1, min(workers or cpus, cpus, games))
 
-    def send() -> None:
-        for which, start, stop in itertools.islice(todo, workers * AHEAD - len(pending)):
-            pending.append(remote.remote(shared, which, plan, start, stop, coverage))
 
-    send()
-    started()
+def _check_reachable(address: Optional[str]) -> None:
+    """Asks whether anything answers at HOST:PORT before Ray tries: Ray
+    tries a port where nothing listens twenty times, forty seconds each."""
+    match = re.fullmatch(r"([^\s:/]+):(\d+)", address or "")
+    if match is None:
+        return
     try:
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
+        socket.create_connection((match[1], int(match[2])), timeout=REACH_SECONDS).close()
+    except OSError as err:
+        raise CommandError(f"cannot reach a Ray cluster at '{address}': "
+                           f"{err.strerror or 'no answer'}",
+                           hint="`ray start --head` on that machine starts one",
+                           code="simulate/ray-unreachable") from None
+
+
+REACH_SECONDS = 5
+
+
+@contextlib.contextmanager
+def _holding_stderr(hold: bool, held: list):
+    """Holds back what is written to stderr meanwhile and adds it to `held`.
+    Trying to reach a cluster, Ray's C++ core writes a warning a second for
+    twenty seconds — to file descriptor 2, which no logging setting of
+    Python reaches — and then raises an error that no longer says why."""
+    if not hold:
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as file:
+        os.dup2(file.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            file.seek(0)
+            held.append(file.read().decode("utf-8", "replace"))
+
+
+def _core_reason(text: str) -> str:
+    """The last line Ray's core wrote, without its `[time level pid tid]
+    file.cc:line:` prefix."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return re.sub(r"^\[[^\]]*\]\s*\S+:\d+:\s*", "", lines[-1]) if lines else ""
+
+
+# Ray turns token authentication on for a cluster of `ray start` but never
+# for a driver given an address.
+_AUTH_HINT = ("a cluster with token authentication needs RAY_AUTH_MODE=token here and the "
+              "head's token (`ray get-auth-token` there) in RAY_AUTH_TOKEN or ~/.ray/auth_token")
+
+
+def first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def _run_actors(ray, sources, plan, games, workers, coverage, take, started) -> tuple:
+    """Starts the workers and keeps `AHEAD` chunks queued at each: a worker
+    that sends back a chunk is given the next one."""
+    shared = ray.put(list(sources))
+    actor = ray.remote(num_cpus=1)(RayWorker)
+    actors = [actor.remote(shared, coverage) for _ in range(workers)]
+    todo = iter_chunks(games, workers, len(sources), searches(plan))
+    owner: dict = {}                                  # chunk sent → the worker playing it
+
+    def send(worker, count: int) -> None:
+        for which, start, stop in itertools.islice(todo, count):
+            owner[worker.play.remote(which, plan, start, stop)] = worker
+
+    try:
+        for worker in actors:
+            send(worker, AHEAD)
+        started()
+        while owner:
+            ready, _ = ray.wait(list(owner), num_returns=1)
             for ref in ready:
-                take(ray.get(ref))
-            send()
+                worker = owner.pop(ref)
+                try:
+                    chunk = ray.get(ref)
+                except ray.exceptions.RayError as err:
+                    raise CommandError(f"a Ray worker failed: {_cause(err)}",
+                                       hint=_WORKER_HINT, code="simulate/ray-worker") from None
+                take(chunk)
+                send(worker, 1)
     except KeyboardInterrupt:
-        for ref in pending:
-            ray.cancel(ref, force=True)
         return workers, True
+    finally:
+        # Killing drops the chunks queued and ends a chunk being played now.
+        for worker in actors:
+            ray.kill(worker)
     return workers, False
+
+
+_WORKER_HINT = ("on a cluster, every machine needs this version of rulebook installed "
+                "(pip install 'rulebook[ray]')")
+
+
+def _cause(err) -> str:
+    """The error a worker raised, in one line, without Ray's traceback: the
+    exception itself when Ray kept it, else the line after the traceback's
+    last frame (Ray keeps only the text of an error that killed an actor)."""
+    cause = getattr(err, "cause", None)
+    if isinstance(cause, BaseException):
+        return f"{type(cause).__name__}: {first_line(cause)}"
+    lines = re.sub(r"\x1b\[[0-9;]*m", "", str(err)).splitlines()
+    frames = [i for i, line in enumerate(lines) if line.lstrip().startswith('File "')]
+    after = [line for line in lines[frames[-1] + 1:] if line.strip() and not line[0].isspace()]
+    return (after or [first_line(err)])[0] if frames else first_line(err)
