@@ -60,9 +60,9 @@ def warm_parser():
     syntax.parser()
 
 
-def load(path) -> list:
-    """The errors of loading `path` ([] when it loads), in under CPU_SECONDS;
-    anything but the language's own errors fails the test."""
+def load(path, seconds: float = CPU_SECONDS) -> list:
+    """The errors of loading `path` ([] when it loads), in under `seconds` of
+    CPU; anything but the language's own errors fails the test."""
     start = time.process_time()
     try:
         load_rulebook(str(path))
@@ -70,7 +70,7 @@ def load(path) -> list:
     except RulebookErrors as e:
         errors = e.errors
     spent = time.process_time() - start
-    assert spent < CPU_SECONDS, f"{path}: {spent:.2f} s of CPU"
+    assert spent < seconds, f"{path}: {spent:.2f} s of CPU"
     return errors
 
 
@@ -253,10 +253,12 @@ def test_aliases_within_the_limit_load(tmp_path):
 
 def test_thousands_of_broken_records_are_reported_in_linear_time(tmp_path):
     """Every problem of a data file is reported once: found in a set, not by
-    comparing each with all the others (3,000 took 2 s, 8,000 took 11 s)."""
-    write(tmp_path, "cards.yaml", "".join(f"- {{id: {k}, value: 1.5}}\n" for k in range(3_000)))
-    errors = load(rulebook(tmp_path, 'component card from "cards.yaml"'))
-    assert len(errors) == 3_000 and {e.code for e in errors} == {"data/invalid"}
+    comparing each with all the others (3,000 took 2 s, 8,000 took 11 s). In
+    linear time 6,000 take about 0.8 s, well under the bound on a busy machine
+    (each is checked against the data schema); in quadratic time, about 8 s."""
+    write(tmp_path, "cards.yaml", "".join(f"- {{id: {k}, value: 1.5}}\n" for k in range(6_000)))
+    errors = load(rulebook(tmp_path, 'component card from "cards.yaml"'), seconds=3.0)
+    assert len(errors) == 6_000 and {e.code for e in errors} == {"data/invalid"}
 
 
 @pytest.mark.parametrize("copies, code", [(100_000, None), (100_001, "rulebook/limit")])
