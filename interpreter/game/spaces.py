@@ -36,7 +36,7 @@ import bisect
 import itertools
 from math import comb, factorial, prod
 
-from ..compiler.optimise import names_read, reads_no_state
+from ..compiler.optimise import _binders, names_read, reads_no_state
 from ..errors import FORMULA_ERRORS, OutsideSpace, RuleError, RulebookError, SpaceTooLarge, span_at
 from ..runtime.choices import groups_keys, kinds_keys, many_keys
 from ..runtime.decisions import PASS, Action, Choose, EachChooses, TakeAction
@@ -838,19 +838,6 @@ def _conjuncts(node) -> list:
 def _free_locals(node) -> set:
     """The local names a formula reads that it does not bind itself."""
     return names_read(node, local_only=True) - _binders(node)
-
-
-def _binders(node) -> set:
-    out = set()
-    if isinstance(node, dict):
-        if node.get("node") == "aggregate":
-            out.add(node["var"])
-        for v in node.values():
-            out |= _binders(v)
-    elif isinstance(node, list):
-        for v in node:
-            out |= _binders(v)
-    return out
 
 
 def _literals(node, kind: str):

@@ -32,10 +32,11 @@ def _parameters(k: int) -> str:
     return "1 parameter" if k == 1 else f"{k} parameters"
 
 
-def _shape_problem(cell) -> str | None:
-    """Why a table or data cell is not a polyomino's list of [x, y] pairs, or None."""
+def cell_pairs(cell):
+    """The distinct (x, y) pairs of a non-empty list cell of [x, y] pairs,
+    or why it is not one (a str)."""
     if cell["node"] != "list" or not cell["items"]:
-        return "is not a list of cells"
+        return "is not a list of [x, y] cells"
     pairs = []
     for item in cell["items"]:
         parts = item.get("items") if item["node"] == "list" else None
@@ -44,6 +45,14 @@ def _shape_problem(cell) -> str | None:
         pairs.append((parts[0]["value"], parts[1]["value"]))
     if len(set(pairs)) != len(pairs):
         return "lists a cell twice"
+    return pairs
+
+
+def _shape_problem(cell) -> str | None:
+    """Why a table or data cell is not a polyomino's list of [x, y] pairs, or None."""
+    pairs = cell_pairs(cell)
+    if isinstance(pairs, str):
+        return pairs
     if any(abs(v) > grid.LIMIT for pair in pairs for v in pair):
         return f"has a cell off the grid (coordinates within ±{grid.LIMIT})"
     cells = {grid.cell(x, y) for x, y in pairs}

@@ -13,6 +13,7 @@ component's IR as `drawn`, which views read (runtime/views.py).
 
 from __future__ import annotations
 
+from .checks_declarations import cell_pairs
 from ..errors import (DataFileError, InvalidDeclaration, UnknownName, WrongArity, WrongType,
                       did_you_mean)
 
@@ -50,17 +51,8 @@ def _cells(cell) -> str | None:
     """Why a table cell is not a list of distinct [x, y] pairs, or None."""
     if cell["node"] == "none":
         return None
-    if cell["node"] != "list" or not cell["items"]:
-        return "is not a list of [x, y] cells"
-    pairs = []
-    for item in cell["items"]:
-        parts = item.get("items") if item["node"] == "list" else None
-        if not parts or len(parts) != 2 or any(p["node"] != "number" for p in parts):
-            return "has a cell that is not an [x, y] pair of whole numbers"
-        pairs.append((parts[0]["value"], parts[1]["value"]))
-    if len(set(pairs)) != len(pairs):
-        return "lists a cell twice"
-    return None
+    pairs = cell_pairs(cell)
+    return pairs if isinstance(pairs, str) else None
 
 
 def _rows(cell) -> str | None:

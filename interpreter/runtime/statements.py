@@ -119,9 +119,7 @@ class Machine:
     def count_steps(self, k: int, stmts) -> None:
         self.steps += k
         if self.steps > MAX_STEPS:
-            raise RuleLoop(
-                f"more than {MAX_STEPS} steps without a decision: the rules loop",
-                self.span(stmts[-1].at), hint="check loops and 'go to' for a way out")
+            raise self._looping(stmts[-1])
 
     def new_block(self, end) -> Block:
         b = Block(len(self.blocks), [], end)
@@ -166,9 +164,7 @@ class Machine:
                 stmt.run(self, s, f)
                 steps += 1
                 if steps > MAX_STEPS:
-                    raise RuleLoop(
-                        f"more than {MAX_STEPS} steps without a decision: the rules loop",
-                        self.span(stmt.at), hint="check loops and 'go to' for a way out")
+                    raise self._looping(stmt)
         except _FAILURES as e:
             raise self._failure(e, stmt) from None
 
@@ -216,12 +212,15 @@ class Machine:
                     return
                 steps += 1
                 if steps > MAX_STEPS:
-                    raise RuleLoop(
-                        f"more than {MAX_STEPS} steps without a decision: the rules loop",
-                        self.span(stmt.at), hint="check loops and 'go to' for a way out")
+                    raise self._looping(stmt)
         except _FAILURES as e:
             raise self._failure(e, stmt) from None
         self.end_game(s)
+
+    def _looping(self, stmt) -> RuleLoop:
+        """The error of a step that ran more than MAX_STEPS statements."""
+        return RuleLoop(f"more than {MAX_STEPS} steps without a decision: the rules loop",
+                        self.span(stmt.at), hint="check loops and 'go to' for a way out")
 
     def run_chance(self, s) -> None:
         """`run` for a game in chance mode: the same statements, except that
@@ -278,9 +277,7 @@ class Machine:
                 if chance.draws:
                     chance.draws = []
                 if steps > MAX_STEPS:
-                    raise RuleLoop(
-                        f"more than {MAX_STEPS} steps without a decision: the rules loop",
-                        self.span(stmt.at), hint="check loops and 'go to' for a way out")
+                    raise self._looping(stmt)
         except _FAILURES as e:
             raise self._failure(e, stmt) from None
         self.end_game(s)

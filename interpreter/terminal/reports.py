@@ -124,10 +124,9 @@ def first_player_line(first: dict, where: str = "") -> str:
     if not first["n"]:
         return f"first player's advantage{where}: no game finished"
     low, high = first["ci95"]
-    verdict = "significant" if first["p"] < ALPHA else "not significant"
     return (f"first player's advantage{where}: P0 wins {first['win_rate']:.1%} (95% interval "
             f"{low:.1%}–{high:.1%}) against an even {first['expected']:.1%} "
-            f"({100 * first['difference']:+.1f} points): {verdict} ({p_value(first['p'])})")
+            f"({100 * first['difference']:+.1f} points): {verdict(first['p'], ALPHA)}")
 
 
 def print_coverage(coverage: dict, console: Console) -> None:
@@ -161,24 +160,26 @@ def _coverage_row(row: dict) -> str:
     return text
 
 
+def verdict(p: float, alpha: float) -> str:
+    """'significant (p = …)' or 'not significant (p = …)'."""
+    return f"{'significant' if p < alpha else 'not significant'} ({p_value(p)})"
+
+
 def win_sentence(row: dict, alpha: float) -> str:
     test = row["win_rate"]
     b, v = row["base"], row["variant"]
-    verdict = "significant" if test["p"] < alpha else "not significant"
     return (f"{player_label(row['seat'])} ({row['ai']}) wins "
             f"{v['win_rate']:.1%} ± {100 * v['half_width']:.1f} with the variant vs "
             f"{b['win_rate']:.1%} ± {100 * b['half_width']:.1f} with the base "
             f"({100 * test['difference']:+.1f} points ± {100 * test['half_width']:.1f}): "
-            f"{verdict} ({p_value(test['p'])})")
+            f"{verdict(test['p'], alpha)}")
 
 
 def score_sentence(row: dict, alpha: float, lowest_wins: Optional[dict] = None) -> str:
     test = row["score"]
-    verdict = "significant" if test["p"] < alpha else "not significant"
     return (f"{player_label(row['seat'])} scores {row['variant']['score']:.2f} vs "
             f"{row['base']['score']:.2f} on average ({test['difference']:+.2f} ± "
-            f"{test['half_width']:.2f}{_direction(lowest_wins)}): {verdict} "
-            f"({p_value(test['p'])})")
+            f"{test['half_width']:.2f}{_direction(lowest_wins)}): {verdict(test['p'], alpha)}")
 
 
 def _direction(lowest_wins: Optional[dict]) -> str:
@@ -192,20 +193,17 @@ def _direction(lowest_wins: Optional[dict]) -> str:
 def draws_sentence(draws: dict, alpha: float) -> str:
     test = draws["difference"]
     b, v = draws["base"], draws["variant"]
-    verdict = "significant" if test["p"] < alpha else "not significant"
     return (f"draws: {v['rate']:.1%} ± {100 * v['half_width']:.1f} with the variant vs "
             f"{b['rate']:.1%} ± {100 * b['half_width']:.1f} with the base "
             f"({100 * test['difference']:+.1f} points ± {100 * test['half_width']:.1f}): "
-            f"{verdict} ({p_value(test['p'])})")
+            f"{verdict(test['p'], alpha)}")
 
 
 def length_sentence(measure: str, length: dict, alpha: float) -> str:
     test, b, v = length["difference"], length["base"], length["variant"]
-    verdict = "significant" if test["p"] < alpha else "not significant"
     return (f"game length: {v['mean']:.2f} ± {v['half_width']:.2f} {measure} per game with "
             f"the variant vs {b['mean']:.2f} ± {b['half_width']:.2f} with the base "
-            f"({test['difference']:+.2f} ± {test['half_width']:.2f}): {verdict} "
-            f"({p_value(test['p'])})")
+            f"({test['difference']:+.2f} ± {test['half_width']:.2f}): {verdict(test['p'], alpha)}")
 
 
 def print_comparison(comparison: dict, console: Console, base: str, variant: str) -> None:
