@@ -11,6 +11,9 @@ refused or lead to a state the engine plays from to its end (random moves
 through `legal_actions` and `apply`, views of every seat, then
 `game.playout`). Nothing here knows a game: each kind finds what it needs
 in the program's layout and flow, and is skipped where a rulebook has none.
+
+A save file (the REPL's) names its rulebook too: `play --load` opens it only
+from the shipped library, and refuses any other unopened with save/rulebook.
 """
 
 from __future__ import annotations
@@ -622,3 +625,149 @@ def test_a_loaded_state_shares_nothing_with_the_data_it_came_from():
     for f in d["state"]["frames"]:
         f[2].clear()
     assert t == s
+
+
+# -- the rulebook a save file names ------------------------------------------------------------
+# `rulebook play --load SAVE` opens the rulebook the save names only from the
+# library (a game's name, or a path that leads into rulebooks/); any other is
+# refused with save/rulebook before it is opened, and nothing of it is printed.
+
+def save_file(tmp_path, rulebook, **fields) -> Path:
+    """A save of Hanamikoji at its first decision that names `rulebook`."""
+    g = load_rulebook("hanamikoji")
+    path = tmp_path / "forged.save.json"
+    path.write_text(json.dumps({
+        "format": "rulebook-save", "version": 1, "rulebook": rulebook, "game": g.name,
+        "options": g.options, "players": 2, "seed": 7, "ai": {}, "history": [],
+        "state": g.state_to_json(g.new_game(players=2, seed=7)), **fields}))
+    return path
+
+
+def opened_while(monkeypatch, run) -> list:
+    """The paths `run()` opens (os.open and open), as real paths."""
+    import builtins
+    import io
+    import os
+    seen: list = []
+    real_os_open, real_open = os.open, builtins.open
+
+    def spy_os_open(path, *a, **k):
+        seen.append(os.path.realpath(path))
+        return real_os_open(path, *a, **k)
+
+    def spy_open(path, *a, **k):
+        if isinstance(path, (str, bytes, os.PathLike)):
+            seen.append(os.path.realpath(path))
+        return real_open(path, *a, **k)
+    monkeypatch.setattr(os, "open", spy_os_open)
+    monkeypatch.setattr(builtins, "open", spy_open)
+    monkeypatch.setattr(io, "open", spy_open)
+    run()
+    monkeypatch.undo()
+    return seen
+
+
+@pytest.fixture
+def library(tmp_path, monkeypatch):
+    """A library of one game, a link out of it, a FIFO and a folder."""
+    import os
+    from interpreter.language import files
+    lib = tmp_path / "library"
+    (lib / "sub.rules").mkdir(parents=True)
+    (lib / "game.rules").write_text((ROOT / "rulebooks" / "hanamikoji.rules").read_text())
+    (lib / "out.rules").symlink_to("/etc/passwd")
+    (lib / "up.rules").symlink_to(ROOT / "rulebooks" / "hanamikoji.rules")
+    os.mkfifo(lib / "pipe.rules")
+    monkeypatch.setattr(files, "LIBRARY", lib)
+    return lib
+
+
+FORGED_RULEBOOKS = [        # (the rulebook the save names, what the refusal says)
+    ("/etc/passwd", "outside the library"),
+    ("/proc/self/environ", "outside the library"),
+    ("../../../../../../../etc/passwd", "outside the library"),
+    ("../" * 40 + "proc/self/environ", "outside the library"),
+    ("/tmp", "outside the library"),
+    ("/dev/zero", "outside the library"),
+    ("/dev/stdin", "outside the library"),
+    ("variants", "a folder"),
+    ("variants/../../README.md", "outside the library"),
+    ("nosuchgame", "no game of the library"),
+    ("variants/nosuchgame.rules", "no game of the library"),
+]
+
+
+@pytest.mark.parametrize("rulebook, reason", FORGED_RULEBOOKS)
+def test_a_save_naming_a_rulebook_outside_the_library_is_refused_unopened(
+        tmp_path, monkeypatch, capsys, rulebook, reason):
+    from interpreter.terminal import cli
+    path = save_file(tmp_path, rulebook)
+    codes = []
+    opened = opened_while(monkeypatch, lambda: codes.append(cli.main(["play", "--load", str(path)])))
+    out = capsys.readouterr()
+    assert codes == [1] and out.out == ""
+    assert "error[save/rulebook]" in out.err and reason in out.err, out.err
+    assert "rulebook play FILE --load" in out.err
+    assert "root:" not in out.err and "PATH=" not in out.err
+    import os
+    target = os.path.realpath(os.path.join(ROOT / "rulebooks", rulebook))
+    assert target not in opened and os.path.realpath(rulebook) not in opened
+
+
+@pytest.mark.parametrize("rulebook, reason", [
+    ("out", "outside the library"), ("out.rules", "outside the library"),
+    ("pipe", "a FIFO"), ("sub", "a folder"), ("up", "outside the library")])
+def test_a_link_a_fifo_or_a_folder_in_the_library_is_refused(
+        library, tmp_path, monkeypatch, capsys, rulebook, reason):
+    from interpreter.terminal import cli
+    path = save_file(tmp_path, rulebook)
+    codes = []
+    opened = opened_while(monkeypatch, lambda: codes.append(cli.main(["play", "--load", str(path)])))
+    err = capsys.readouterr().err
+    assert codes == [1] and "error[save/rulebook]" in err and reason in err, err
+    assert "root:" not in err
+    assert not any(p in opened for p in ("/etc/passwd", str(library / "pipe.rules")))
+
+
+def resumed(monkeypatch, argv) -> str:
+    """The path of the rulebook `rulebook play … --load` resumes a game of."""
+    from interpreter.terminal import cli
+    from interpreter.terminal.repl import Repl
+    seen = {}
+
+    def run(self):
+        seen["path"] = self.game.path
+        return 0
+    monkeypatch.setattr(Repl, "run", run)
+    assert cli.main(argv) == 0
+    return seen["path"]
+
+
+@pytest.mark.parametrize("rulebook", [
+    "hanamikoji", "hanamikoji.rules", "variants/../hanamikoji", str(ROOT / "rulebooks" /
+                                                                      "hanamikoji.rules")])
+def test_a_save_of_a_game_of_the_library_loads_by_its_name(tmp_path, monkeypatch, rulebook):
+    path = save_file(tmp_path, rulebook)
+    found = resumed(monkeypatch, ["play", "--load", str(path)])
+    assert Path(found).resolve() == (ROOT / "rulebooks" / "hanamikoji.rules").resolve()
+
+
+def test_a_path_into_the_library_from_the_current_folder_loads(tmp_path, monkeypatch):
+    path = save_file(tmp_path, "rulebooks/hanamikoji.rules")
+    monkeypatch.chdir(ROOT)
+    found = resumed(monkeypatch, ["play", "--load", str(path)])
+    assert Path(found).resolve() == (ROOT / "rulebooks" / "hanamikoji.rules").resolve()
+
+
+def test_a_save_of_a_rulebook_elsewhere_loads_when_the_command_line_names_it(
+        tmp_path, monkeypatch, capsys):
+    from interpreter.terminal import cli
+    mine = tmp_path / "mine.rules"
+    mine.write_text((ROOT / "rulebooks" / "hanamikoji.rules").read_text())
+    path = save_file(tmp_path, str(mine))
+    assert cli.main(["play", "--load", str(path)]) == 1
+    assert "error[save/rulebook]" in capsys.readouterr().err
+    assert Path(resumed(monkeypatch, ["play", str(mine), "--load", str(path)])) == mine
+    # the path the user gives is theirs; the one the save holds is not even read then
+    forged = save_file(tmp_path, "/etc/passwd")
+    assert Path(resumed(monkeypatch, ["play", str(mine), "--load", str(forged)])) == mine

@@ -28,7 +28,7 @@ from .render import player_label
 from ..runtime.saved import shown
 from ..ai.players import KINDS as AI_KINDS
 from .repl import Repl
-from .savefile import SEEDS, ai_problem, ai_seat, read_save, save_header
+from .savefile import SEEDS, ai_problem, ai_seat, read_save, save_header, saved_rulebook
 from .rules import rules_text
 from ..simulation.parallel import BACKENDS, Source
 from ..simulation.parallel import run as run_games
@@ -265,9 +265,11 @@ def resume(args) -> int:
         if given is not None:
             raise CommandError(f"{flag} is taken from the save with --load")
     header = save_header(args.load)
+    # the rulebook the user names is theirs to trust; the save's only from the library
     target = args.game or header["rulebook"]
     try:
-        game = load_game(target, options_of(args) or header["options"])
+        game = load_game(args.game or saved_rulebook(header, args.load),
+                         options_of(args) or header["options"])
     except OptionError as err:
         if options_of(args):
             raise

@@ -6,18 +6,22 @@ reached, which the replay must arrive at: an edited save loads as the game
 its history plays, or is refused with save/corrupt naming the step that
 cannot be played (never its values, which may be hidden cards). Only a
 regular file of bounded size is read; its AI seats and seed are held to the
-rules of the command line (`ai_seat`, `ai_problem`, `SEEDS`).
+rules of the command line (`ai_seat`, `ai_problem`, `SEEDS`). The rulebook a
+save names is opened on its word only from the shipped library
+(`saved_rulebook`); any other is the user's to give on the command line.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
 from typing import Optional
 
 from ..ai.players import KINDS as AI_KINDS
 from ..errors import RulebookError, SaveError, SaveMismatch
+from ..game.load import library_rulebook
 from ..runtime.saved import shown
 from .render import player_label
 
@@ -78,6 +82,23 @@ def save_header(path: str) -> dict:
         raise SaveError(f"'{shown(path, 200)}' does not say which game it holds",
                         hint="a save names its rulebook, options, players and seed")
     return header
+
+
+def saved_rulebook(header: dict, path: str) -> str:
+    """The file of the rulebook a save names (`save_header`), found only as
+    a name or a path into the library (`load.library_rulebook`): a save is
+    anybody's file, and the rulebook it names is opened, so a name that leads
+    elsewhere (any file on the machine, a folder, a device, a link out of the
+    library) is refused with save/rulebook before anything is opened."""
+    try:
+        return str(library_rulebook(header["rulebook"]))
+    except RulebookError as err:
+        raise SaveError(
+            f"'{shown(path, 200)}' names the rulebook '{shown(header['rulebook'], 200)}', and a "
+            f"save opens one only from the library: {shown(err.message, 300)}",
+            code="save/rulebook",
+            hint=f"give the rulebook's path on the command line: rulebook play FILE --load "
+                 f"{shlex.quote(shown(path, 200))}") from None
 
 
 def _seed_ok(seed) -> bool:
