@@ -36,7 +36,7 @@ def load_rulebook(name_or_path, options: dict | None = None) -> Game:
 
 def library_rulebook(name: str) -> Path:
     """The rulebook file of the library that `name` names: a game's name as
-    `play GAME` takes it (`hanamikoji`, `variants/hanamikoji-seat-1-starts`,
+    `play GAME` takes it (`NAME`, `variants/NAME`,
     with or without `.rules`), or a path (from the current folder, or
     absolute) that leads into the library. The file, links followed, must
     lie in the library and be a regular file of a rulebook's size; it is
