@@ -15,6 +15,8 @@ import difflib
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
+from .printable import printable
+
 
 @dataclass(frozen=True, order=True)
 class Span:
@@ -303,22 +305,34 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
 def render(error: RulebookError, source: Optional[str] = None) -> str:
     """The error as `rulebook validate` prints it: location, code, the source
     line with a caret under the offending text, the message's further lines
-    (a `rule/stuck`'s reasons), and the hint."""
+    (a `rule/stuck`'s reasons), and the hint; fit for a terminal (`printable`:
+    the line, the file's name, the message and the hint may quote anything),
+    the caret under the text it points at however much the escapes before
+    it widen the line."""
     first, _, more = error.message.partition("\n")
     lines = [str(error) if not error.hint and not more else
              (f"{error.span}: " if error.span else "") + f"error[{error.code}]: {first}"]
     span = error.span
     if span is not None and source is not None:
-        text_lines = source.splitlines()
+        # lines as the parser counts them: only a line feed ends one
+        text_lines = source.removesuffix("\n").split("\n")
         if 1 <= span.line <= len(text_lines):
-            text = text_lines[span.line - 1].expandtabs(1)
-            width = 1
+            text = text_lines[span.line - 1].removesuffix("\r").expandtabs(1)
+            start = span.column - 1
+            end = start + 1
             if span.end_line == span.line and span.end_column > span.column:
-                width = span.end_column - span.column
+                end = span.end_column - 1
             gutter = f"{span.line:>4} | "
-            lines.append(gutter + text)
-            lines.append(" " * (len(gutter) + span.column - 1) + "^" * width)
-    lines.extend(f"     {line}" for line in more.splitlines())
+            lines.append(gutter + printable(text, lines=False))
+            lines.append(" " * (len(gutter) + start + _widened(text[:start]))
+                         + "^" * (end - start + _widened(text[start:end])))
+    if more:
+        lines.extend(f"     {line}" for line in more.split("\n"))
     if error.hint:
         lines.append(f"     = hint: {error.hint}")
-    return "\n".join(lines)
+    return printable("\n".join(lines))
+
+
+def _widened(text: str) -> int:
+    """How many more characters `text` takes once printable."""
+    return len(printable(text, lines=False)) - len(text)

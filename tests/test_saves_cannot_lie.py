@@ -771,3 +771,47 @@ def test_a_save_of_a_rulebook_elsewhere_loads_when_the_command_line_names_it(
     # the path the user gives is theirs; the one the save holds is not even read then
     forged = save_file(tmp_path, "/etc/passwd")
     assert Path(resumed(monkeypatch, ["play", str(mine), "--load", str(forged)])) == mine
+
+
+# -- the options a save file holds -------------------------------------------------------------
+# read as `--option` reads them, by each option's kind: a forged value is a
+# coded save error on `play --load` and on the table's `load`, never a game.
+
+FORGED_OPTIONS = [          # (the options changed, the code of `play --load`)
+    ({"reveal_trade_off_at_round_end": "NaN"}, "save/corrupt"),
+    ({"reveal_trade_off_at_round_end": None}, "save/corrupt"),
+    ({"reveal_trade_off_at_round_end": 1}, "save/corrupt"),
+    ({"reveal_trade_off_at_round_end": 1.5}, "save/corrupt"),
+    ({"reveal_trade_off_at_round_end": {"x": 1}}, "save/corrupt"),
+    ({"reveal_trade_off_at_round_end": "yes"}, "save/mismatch"),
+    ({"first_player": "seat_9"}, "save/corrupt"),
+    ({"first_player": ["seat_1"]}, "save/corrupt"),
+    ({"first_player": "seat_1\x1b]52;c;aGk=\x07"}, "save/corrupt"),
+    ({"nosuch": 1}, "save/corrupt"),
+]
+
+
+@pytest.mark.parametrize("options, code", FORGED_OPTIONS)
+def test_a_save_whose_options_are_of_another_kind_is_refused(tmp_path, capsys, options, code):
+    from interpreter.terminal import cli
+    from interpreter.terminal.savefile import read_save
+    path = save_file(tmp_path, "hanamikoji")
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "options": {**data["options"], **options}}))
+    assert cli.main(["play", "--load", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"error[{code}]" in err and "internal" not in err and "\x1b" not in err
+    with pytest.raises(SaveError) as refused:        # the table's `load`, into its own game
+        read_save(load_rulebook("hanamikoji"), str(path))
+    assert refused.value.code in ("save/corrupt", "save/mismatch")
+
+
+def test_a_save_with_a_number_no_json_reader_gives_is_refused(tmp_path, capsys):
+    from interpreter.terminal import cli
+    path = save_file(tmp_path, "hanamikoji")
+    text = path.read_text().replace('"reveal_trade_off_at_round_end": false',
+                                    '"reveal_trade_off_at_round_end": NaN')
+    assert "NaN" in text
+    path.write_text(text)
+    assert cli.main(["play", "--load", str(path)]) == 1
+    assert "error[save/corrupt]" in capsys.readouterr().err

@@ -10,7 +10,9 @@ no simultaneous step), and the rewards an outcome pays. `load` keeps one
 of one game share the compiled rules. Options travel as text,
 `name=value,name=value` or, inside an OpenSpiel game string, where `=` and
 `,` are taken, `name:value;name:value`; a list option's items follow its
-name, `name=A,B,C`.
+name, `name=A,B,C`. The game reads each value by its option's kind, as it
+reads `--option` (game/options.py), and a dict's values are written in
+that text form only when they are values an option can hold.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from functools import lru_cache
 
 from ..errors import OptionError
 from ..game.load import load_rulebook
+from ..game.options import checked_options, option_text, shown_value
 from ..runtime.information import information_state, told_events
+from ..runtime.saved import shown
 
 # node kinds of the IR that hide something from a player
 _HIDING = {"private", "each_chooses"}
@@ -68,22 +72,38 @@ def _split(part: str) -> tuple:
 
 def options_text(options: dict) -> str:
     """The options as `name:value;…`, sorted by name: the form that survives
-    an OpenSpiel game string, and the key `load` keeps rules under."""
+    an OpenSpiel game string, and the key `load` keeps rules under. A value
+    must be one an option can hold (`option_text` writes it, the game reads
+    it back by the option's kind): a float, a table or a text with `;`
+    would arrive as another value, and is refused here."""
     parts = []
-    for name in sorted(options):
+    for name in sorted(options, key=str):
         value = options[name]
-        if isinstance(value, (list, tuple)):
-            value = ",".join(str(v) for v in value)
-        elif isinstance(value, bool):
-            value = "yes" if value else "no"
-        parts.append(f"{name}:{value}")
+        items = value if type(value) in (list, tuple) else [value]
+        if type(name) is not str or not all(_plain(v) for v in items):
+            raise OptionError(f"option '{shown(name)}' is given {shown_value(value)}, "
+                              f"which no option holds",
+                              hint="an option is a number, yes/no, a word, a text, none or a "
+                                   "list of names (with no ';')")
+        parts.append(f"{name}:{option_text(value)}")
     return ";".join(parts)
+
+
+def _plain(value) -> bool:
+    return (value is None or type(value) in (bool, int)
+            or type(value) is str and ";" not in value)
 
 
 def load(rulebook, players: int | None = None, options=None) -> "Rules":
     """The `Rules` of a rulebook (a name of the shipped library or a path)
     for `players` (None or 0: the fewest the rulebook allows)."""
-    return _load(str(rulebook), players or 0, options_text(parse_options(options)))
+    given = parse_options(options)
+    rules = _load(str(rulebook), players or 0, options_text(given))
+    if any(type(v) is not str for v in given.values()):
+        # values given as Python values are held to their kinds too: the
+        # text of 3 is a string option's "3", of ["x"] a word's x
+        checked_options(rules.game.ir, given)
+    return rules
 
 
 @lru_cache(maxsize=32)

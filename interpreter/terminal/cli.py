@@ -24,8 +24,10 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
 from .. import errors
 from ..errors import (CommandError, FileNotReadable, OptionError, RulebookError, RulebookErrors,
                       SaveError)
-from .render import player_label
+from ..printable import printable, printable_json
+from .render import guarded, player_label
 from ..runtime.saved import shown
+from ..game.options import option_text
 from ..ai.players import KINDS as AI_KINDS
 from .repl import Repl
 from .savefile import SEEDS, ai_problem, ai_seat, read_save, save_header, saved_rulebook
@@ -90,6 +92,12 @@ class SourceCache:
         return self.texts[name]
 
 
+def echo(text: str, stream=None) -> None:
+    """A line of the command's own output, fit for a terminal: it may quote
+    a file's name, a rulebook's title, an exception's words."""
+    print(printable(text), file=stream or sys.stdout)
+
+
 def print_errors(err: RulebookError, target: str, stream) -> int:
     """Every error inside `err`, rendered with its source line; how many."""
     found = error_list(err)
@@ -109,13 +117,9 @@ def parse_assignment(text: str) -> tuple:
 
 
 def option_arg(text: str) -> tuple:
-    """`--option NAME=VALUE`; the value is read as JSON (true, 3, "x") or else
-    taken as a plain word (seat_1)."""
-    name, value = parse_assignment(text)
-    try:
-        return name, json.loads(value)
-    except json.JSONDecodeError:
-        return name, value
+    """`--option NAME=VALUE`: the value stays text, which the game reads by
+    the option's kind (game/options.py: a number, yes/no, a word, …)."""
+    return parse_assignment(text)
 
 
 def ai_arg(text: str) -> tuple:
@@ -164,27 +168,27 @@ def validate_file(target: str, args) -> int:
             game, args.play, args.seed or 0, args.max_decisions or playcheck.MAX_DECISIONS)
     except RulebookError as err:
         count = print_errors(err, target, sys.stdout)
-        print(f"{target}: {plural(count, 'error')}")
+        echo(f"{target}: {plural(count, 'error')}")
         return count
     except Exception as exc:  # noqa: BLE001 - one broken file must not hide the rest
         if args.debug:
             raise
-        print(f"{target}: error[internal]: {type(exc).__name__}: {exc}")
+        echo(f"{target}: error[internal]: {type(exc).__name__}: {exc}")
         return 1
     if report is None:
-        print(f"{target}: ok")
+        echo(f"{target}: ok")
         return 0
     sources = SourceCache({os.path.basename(target): target})
     for finding in report.findings:
         error = finding.reported()
         print(errors.render(error, sources.get(error)))
-        print(f"     = found in {finding.games} of {plural(report.played, 'random game')}; "
-              f"replay it: {replay_command(target, finding, options)}")
+        echo(f"     = found in {finding.games} of {plural(report.played, 'random game')}; "
+             f"replay it: {replay_command(target, finding, options)}")
     played = plural(report.played, "random game") + (
         f", {report.skipped} skipped after an endless one" if report.skipped else "")
     count = len(report.findings)
-    print(f"{target}: " + (f"{plural(count, 'error')} ({played})" if count
-                           else f"ok ({played} played to the end)"))
+    echo(f"{target}: " + (f"{plural(count, 'error')} ({played})" if count
+                          else f"ok ({played} played to the end)"))
     return count
 
 
@@ -202,16 +206,6 @@ def replay_command(target: str, finding, options: dict) -> str:
     for name, value in options.items():
         words += ["--option", f"{name}={option_text(value)}"]
     return " ".join(shlex.quote(w) for w in words)
-
-
-def option_text(value) -> str:
-    """An option's value as `--option NAME=VALUE` reads it back (option_arg)."""
-    if isinstance(value, str):
-        try:
-            json.loads(value)
-        except json.JSONDecodeError:
-            return value          # a plain word
-    return json.dumps(value)
 
 
 def check_play_arguments(args) -> None:
@@ -420,7 +414,7 @@ def report_of(batch, which: int, plan: Plan, games: int, timer: Timer, game) -> 
 
 
 def titled(target: str, game, options: dict) -> str:
-    shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items())
+    shown = ", ".join(f"{k}={json.dumps(game.options[k])}" for k in options)   # as read
     return f"{game.name} ({target}{'; ' + shown if shown else ''})"
 
 
@@ -442,7 +436,7 @@ def cmd_simulate(args) -> int:
     if args.report:
         write_text(args.report, "--report", [report_html.simulation_page(report, title)])
     if args.json != "-":
-        console = Console()
+        console = guarded(Console())
         print_simulation(report, console, title)
         if args.coverage:
             print_coverage(report["coverage"], console)
@@ -481,7 +475,7 @@ def cmd_compare(args) -> int:
     if args.report:
         write_text(args.report, "--report", [report_html.comparison_page(result, *titles)])
     if args.json != "-":
-        console = Console()
+        console = guarded(Console())
         if base.fingerprint == variant.fingerprint:
             say(console, "note: the base and the variant have the same rules and options")
         print_comparison(comparison, console, *titles)
@@ -495,24 +489,24 @@ def cmd_compare(args) -> int:
 def cmd_show(args) -> int:
     game = load_game(args.file, options_of(args))
     if args.ir:
-        print(json.dumps(game.ir, indent=2, ensure_ascii=False))
+        print(printable_json(json.dumps(game.ir, indent=2, ensure_ascii=False)))
         return 0
     if args.python:
         players = player_count(game, args)
         check_player_count(game, players)
-        print(f"# {game.name}, {players} players: the Python its formulas and runs of "
-              f"statements are compiled to")
-        print(game.program(players).python.text())
+        echo(f"# {game.name}, {players} players: the Python its formulas and runs of "
+             f"statements are compiled to")
+        echo(game.program(players).python.text())
         return 0
-    print(f"{game.name}: {game.min_players}-{game.max_players} players")
+    echo(f"{game.name}: {game.min_players}-{game.max_players} players")
     for name, value in game.options.items():
-        print(f"  option {name} = {json.dumps(value)}")
+        echo(f"  option {name} = {json.dumps(value)}")
     return 0
 
 
 def cmd_rules(args) -> int:
     from rich.markdown import Markdown
-    Console().print(Markdown(rules_text(args.game)))
+    guarded(Console()).print(Markdown(rules_text(args.game)))
     return 0
 
 
@@ -633,7 +627,7 @@ def main(argv=None) -> int:
     try:
         args = parser.parse_args(argv)
     except CommandError as err:
-        print(str(err), file=sys.stderr)
+        echo(str(err), sys.stderr)
         return USAGE_EXIT
     except SystemExit as done:  # --help
         return done.code if isinstance(done.code, int) else 0
@@ -650,8 +644,8 @@ def main(argv=None) -> int:
     except Exception as exc:  # noqa: BLE001 - a bug must still not end in a traceback
         if args.debug:
             raise
-        print(f"error[internal]: {type(exc).__name__}: {exc} "
-              f"(run 'rulebook --debug ...' for the traceback)", file=sys.stderr)
+        echo(f"error[internal]: {type(exc).__name__}: {exc} "
+             f"(run 'rulebook --debug ...' for the traceback)", sys.stderr)
         return 1
 
 

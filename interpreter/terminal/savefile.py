@@ -22,6 +22,7 @@ from typing import Optional
 from ..ai.players import KINDS as AI_KINDS
 from ..errors import RulebookError, SaveError, SaveMismatch
 from ..game.load import library_rulebook
+from ..game.options import option_text
 from ..runtime.saved import shown
 from .render import player_label
 
@@ -180,8 +181,10 @@ def read_save(game, path: str):
         raise SaveMismatch(f"{where} is a save of '{shown(data.get('game'))}', "
                            f"not of '{game.name}'")
     if not _options_ok(data.get("options")) or _normal(data["options"]) != _normal(game.options):
+        these = ", ".join(f"{k}={option_text(v)}" for k, v in game.options.items())
         raise SaveMismatch(f"{where} was played with other options than this game's "
-                           f"{game.options}", hint="start the game with the same --option values")
+                           f"({shown(these, 300)})",
+                           hint="start the game with the same --option values")
     players, seed, history = (data.get(k) for k in ("players", "seed", "history"))
     ai = data.get("ai", {})             # (early saves of games without AI seats had none)
     if type(players) is not int or not game.min_players <= players <= game.max_players:
