@@ -9,7 +9,8 @@ a value, or the start of an action's text. What is still possible is plain
 text filtering over the legal actions' texts: nothing here reads the rules,
 and the action finally chosen is parsed by the engine (`game.parse_action`).
 A step that matches nothing is an `UnknownAction` with a hint and changes
-nothing. `Choice` holds one step and renders itself.
+nothing. `Choice` holds one step and renders itself, its texts `printable`
+(the legal actions' texts hold the rulebook's names).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..errors import UnknownAction
+from ..printable import printable
 from ..runtime.saved import shown
 
 PARAMETERS = ", "     # what separates an action's parameters in its text
@@ -271,27 +273,31 @@ class Choice:
             what = (f"{self.prompt_text()} — choose {self.parameter()} (type "
                     f"{'a number or a value' if numbered else 'one'}"
                     if self.depth else "type a number or a name (")
-            title = Text(f"Legal actions ({len(self.left)}), step by step: {what}"
-                         f"{', ' if self.depth else ''}or a whole action, e.g. {example}):")
+            title = _text(f"Legal actions ({len(self.left)}), step by step: {what}"
+                          f"{', ' if self.depth else ''}or a whole action, e.g. {example}):")
             tail = None
         else:
-            title = Text(f"{self.prompt_text()} — {len(self.left)} actions left, "
-                         f"choose {self.parameter()}:")
+            title = _text(f"{self.prompt_text()} — {len(self.left)} actions left, "
+                          f"choose {self.parameter()}:")
             tail = Text(f"Type {how}; 'back' goes back a step, an empty line leaves the "
                         f"choice.", style="dim")
         width = len(str(len(options)))
-        items = [Text(f"  {i:>{width}}. {o.label}" if numbered else f"  {o.label}")
+        items = [_text(f"  {i:>{width}}. {o.label}" if numbered else f"  {o.label}")
                  for i, o in enumerate(options, 1)]
         if any(o.about for o in options):
             table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2))
             table.add_column(no_wrap=True)
             table.add_column(overflow="fold")
             for item, option in zip(items, options):
-                table.add_row(item, Text(option.about))
+                table.add_row(item, _text(option.about))
             body: RenderableType = table
         else:
             body = Columns(items, column_first=True, padding=(0, 2))
         return Group(title, body, *(t for t in (tail,) if t is not None))
+
+
+def _text(text: str) -> Text:
+    return Text(printable(text, lines=False))
 
 
 def _matches(keys: list, words: list, partial: bool) -> bool:

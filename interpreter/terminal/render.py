@@ -14,6 +14,15 @@ to be chosen step by step (`choosing`). The boards — zones on a grid or a hex
 map, declared grids — are drawn by `render_boards`, the pieces as they look
 by `render_pieces`; here each gets its title. This module knows no game:
 every label comes from the view's own names.
+
+Every text of a view (a rulebook's names, labels and strings, a data
+file's values) is drawn `printable`: `TableView`, `OutcomeView` and the
+details on request escape the view they are given (`printable_view`)
+before anything is laid out, so a control character in a name is drawn
+as its escape, in the room its escape takes; and the screen is made of
+`Text` objects, which never read rich markup, so a `[bold]` in a name
+prints as it is. `guarded` makes a console escape whatever else reaches
+it, for the REPL and the command line to print through.
 """
 
 from __future__ import annotations
@@ -25,15 +34,31 @@ from typing import Any, Iterable, Optional, Sequence
 from rich import box
 from rich.columns import Columns
 from rich.segment import Segment
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderHook, RenderResult
 from rich.table import Table
 from rich.text import Text
 
+from ..printable import printable, printable_data
 from .choosing import PARAMETERS, Choice, split_action, step_by_step
 from .render_boards import CELL_TEXT, LEGAL_MARK, BoardView, GridView, HexView
 from .render_pieces import piece_drawings
 
 DASH = "—"
+
+
+class _Printable(dict):
+    """A view whose every text is printable already."""
+
+
+def printable_view(view: dict) -> dict:
+    """The view with every text in it `printable`, names and keys too (see
+    the module's docstring); a view so made comes back as it is."""
+    return view if isinstance(view, _Printable) else _Printable(printable_data(view))
+
+
+def printable_texts(texts: Iterable[str]) -> list:
+    """Texts from the game (the legal actions', names) fit to draw."""
+    return [printable(str(t), lines=False) for t in texts]
 
 
 def player_label(player) -> str:
@@ -87,11 +112,12 @@ def zone_contents(zone: dict) -> str:
 
 
 def _table(title: str, columns: Iterable[str]) -> Table:
-    # Plain box characters and no colour keep the text form stable for tests.
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD,
-                  show_edge=False, pad_edge=False)
+    # Plain box characters and no colour keep the text form stable for tests;
+    # the title and the headers are Text, never read as markup.
+    table = Table(title=Text(printable(str(title), lines=False), style="table.title"),
+                  title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for name in columns:
-        table.add_column(name, overflow="fold")
+        table.add_column(Text(printable(str(name), lines=False)), overflow="fold")
     return table
 
 
@@ -156,6 +182,7 @@ def component_tables(view: dict) -> list:
 
 def component_table(view: dict, kind: str) -> Table:
     """The table of one component type: a row per component, a column per attribute."""
+    view, kind = printable_view(view), printable(str(kind), lines=False)
     rows = (view.get("components") or {}).get(kind) or []
     columns = list(dict.fromkeys(key for row in rows for key in row))
     table = _table(kind, columns)
@@ -488,6 +515,8 @@ def boards(view: dict, actions: Sequence[str], compact: bool = False,
            only: Optional[set] = None) -> list:
     """Every board of the view, titled (those named in `only`, when it is
     given): declared grids, zones on a grid, hex maps."""
+    view, actions = printable_view(view), printable_texts(actions)
+    only = None if only is None else set(printable_texts(only))
     return [*board_sections(view, actions, compact, only),
             *grid_sections(view, actions, compact, only),
             *hex_sections(view, actions, compact, only)]
@@ -496,7 +525,9 @@ def boards(view: dict, actions: Sequence[str], compact: bool = False,
 # -- details on request ------------------------------------------------------------
 def detail_names(view: dict) -> dict:
     """What may be shown on its own, by its name in lower case: each zone
-    name, each type of component and each declared grid → (what, its name)."""
+    name, each type of component and each declared grid → (what, its name),
+    as they are drawn (`printable`)."""
+    view = printable_view(view)
     out: dict = {}
     for zone in view.get("zones") or ():
         out.setdefault(str(zone.get("name", "")).lower(), ("zone", zone.get("name")))
@@ -512,6 +543,8 @@ def zone_details(view: dict, name, actions: Sequence[str] = ()) -> list:
     """Everything about the zones called `name`: a row for each owner (or
     `of` value) with all its cards, the viewer's own pieces drawn, and the
     board it is laid out on, in full."""
+    view, name = printable_view(view), printable(str(name), lines=False)
+    actions = printable_texts(actions)
     zones = [z for z in view.get("zones") or () if z.get("name") == name]
     listed = [z for z in zones if z.get("grid") is None and z.get("hexes") is None]
     parts: list = []
@@ -525,6 +558,7 @@ def zone_details(view: dict, name, actions: Sequence[str] = ()) -> list:
 
 def own_zones(view: dict) -> list:
     """The viewer's own zones in full, each with its pieces drawn."""
+    view = printable_view(view)
     viewer = view.get("viewer")
     table = zones_table(view, keep=lambda z: viewer is not None and z.get("owner") == viewer,
                         title=f"Zones of {player_label(viewer)}")
@@ -557,6 +591,10 @@ class TableView:
     # screen decide (too many, or too tall for the budget), and once drawn
     # it says what the screen showed
     stepwise: Optional[bool] = None
+
+    def __post_init__(self):
+        self.view = printable_view(self.view)
+        self.actions = printable_texts(self.actions)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if not self.compact:
@@ -696,8 +734,11 @@ class OutcomeView:
     @classmethod
     def of(cls, outcome) -> "OutcomeView":
         """From the engine's Outcome or the `outcome` of a view."""
-        get = outcome.get if isinstance(outcome, dict) else \
-            (lambda key: getattr(outcome, key, None))
+        def get(key):
+            # the labels of the parts and the tie-breaks, fit to draw
+            return printable_data(outcome.get(key) if isinstance(outcome, dict)
+                                  else getattr(outcome, key, None))
+
         return cls(get("scores"), list(get("winners") or ()), list(get("ranking") or ()),
                    list(get("parts") or ()), list(get("tie_breaks") or ()),
                    list(get("steps") or ()), get("decided_by"), bool(get("lowest_wins")),
@@ -710,14 +751,15 @@ class OutcomeView:
             return None
         table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
         for header in ["player", "score", *labels, *self.steps]:
-            table.add_column(header, justify="left" if header == "player" else "right")
+            table.add_column(Text(printable(str(header), lines=False)),
+                             justify="left" if header == "player" else "right")
         scores = dict(_by_player(self.scores))
         for p in self.ranking if self.ranking else range(len(self.parts)):
             who = player_label(p)
             row = [who + (" *" if p in self.winners else ""), value_text(scores.get(who))]
             row += [value_text(self.parts[p].get(label)) for label in labels] if self.parts else []
             row += [value_text(v) for v in (self.tie_breaks[p] if self.tie_breaks else ())]
-            table.add_row(*row)
+            table.add_row(*_row(row))
         return table
 
     def decided(self) -> Optional[str]:
@@ -757,10 +799,39 @@ class OutcomeView:
 
 
 def render_to_text(renderable: RenderableType, width: int = 100) -> str:
-    """The renderable as plain text at a fixed width (no colour, no markup)."""
+    """The renderable as plain text at a fixed width (no colour, no markup),
+    fit for a terminal (`guarded`)."""
     buffer = io.StringIO()
-    console = Console(file=buffer, width=width, color_system=None,
-                      force_terminal=False, legacy_windows=False,
-                      highlight=False, emoji=False)
+    console = guarded(Console(file=buffer, width=width, color_system=None,
+                              force_terminal=False, legacy_windows=False,
+                              highlight=False, emoji=False))
     console.print(renderable)
     return buffer.getvalue()
+
+
+class _Escaping(RenderHook):
+    def process_renderables(self, renderables: list) -> list:
+        return [_Escaped(r) for r in renderables]
+
+
+@dataclass
+class _Escaped:
+    """A renderable drawn with the control characters of its text escaped."""
+
+    renderable: RenderableType
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for segment in console.render(self.renderable, options):
+            if segment.control is None and not segment.text.isprintable():
+                segment = Segment(printable(segment.text), segment.style)
+            yield segment
+
+
+def guarded(console: Console) -> Console:
+    """`console`, made to print every control character in the text it is
+    given as its escape, whoever gave it: behind the views, escaped before
+    they are laid out, the guard of whatever else reaches a screen. (Its
+    escapes come after the layout, so they widen their line.) Rich's own
+    codes for colours and the cursor are not text and stay as they are."""
+    console.push_render_hook(_Escaping())
+    return console

@@ -9,7 +9,9 @@ Each drawing renders itself from its part of a view dict (docs/api.md) and
 the legal actions' cells or names, in full or, with `compact=True`, in one
 text line per board row, narrow enough to fit a 120-column screen whole;
 either way with a key under it to its letters, shades, marks and seats.
-`render` decides which to draw and titles them. This module knows no game.
+`render` decides which to draw and titles them, from a view it made
+`printable` first (so a name's escapes are counted in its cell's width).
+This module knows no game.
 """
 
 from __future__ import annotations

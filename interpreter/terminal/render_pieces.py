@@ -7,7 +7,8 @@ first letters around its name, a polyomino as a grid of `█`, rows of cells
 as their first letters, a card as its name — and colour is laid on top as
 rich styles: a value that names a colour is drawn in it, a seat in its
 seat's colour, other words in a tint of their own. Equal pieces next to each
-other are drawn once, `×N` after the name. This module knows no game.
+other are drawn once, `×N` after the name. This module knows no game. Its
+texts come `printable`: `render` escapes the view before it draws.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ from ..printable import printable
 from ..ai.players import make_player
 from .choosing import Choice
 from .render import (BUDGET, TableView, action_forms, boards, component_table, detail_names,
-                     own_zones, player_label, zone_details)
+                     guarded, own_zones, player_label, zone_details)
 from .rules import rules_text
 from .savefile import SAVE_FORMAT, SAVE_VERSION, SEEDS, read_save, same_file
 
@@ -120,7 +120,9 @@ class Repl:
         self.seed = seed
         self.ai_seed = seed if ai_seed is None else ai_seed
         self.seat_ai(ai or {})
-        self.console = console or Console()
+        # everything printed is drawn printable (the views and messages are
+        # escaped before they are laid out; the console escapes the rest)
+        self.console = guarded(console or Console())
         self.input_fn = input_fn
         self.states = [game.new_game(players=players, seed=seed)]
         self.actions: list = []
@@ -234,7 +236,7 @@ class Repl:
     def read(self, prompt: str) -> str:
         self.flush_moves()
         try:
-            line = self.input_fn(prompt)
+            line = self.input_fn(printable(prompt, lines=False))   # it may quote an action
         except EOFError:
             self.say("")
             self.leave("End of input")
@@ -503,9 +505,9 @@ class Repl:
 
     def say(self, text: str) -> None:
         self.flush_moves()
-        # markup off: card names and codes such as "error[action/unknown]"
-        # must print as they are.
-        self.console.print(printable(text), markup=False, highlight=False)
+        # a Text: card names and codes such as "error[action/unknown]" print
+        # as they are, never read as markup or emoji codes
+        self.console.print(Text(printable(text)))
 
     def error(self, err: RulebookError) -> None:
         # an action refused by a rule shows that rule's line of the rulebook
@@ -620,7 +622,7 @@ class Repl:
             return
         texts = self.game.log(self.states, self.actions, viewer)
         width = len(str(len(texts)))
-        items = [f"{i:>{width}}. {player_label(a.player)}: {text}"
+        items = [printable(f"{i:>{width}}. {player_label(a.player)}: {text}", lines=False)
                  for i, (a, text) in enumerate(zip(self.actions, texts), 1)]
         if arg.strip().lower() != "all":
             columns = max(1, self.console.width // (max(map(len, items)) + 2))
@@ -629,7 +631,7 @@ class Repl:
                 self.say(f"The last {fit} of {len(items)} actions ('log all' for every one):")
                 items = items[-fit:]
         self.flush_moves()
-        self.console.print(Columns([Text(printable(i)) for i in items], column_first=True,
+        self.console.print(Columns([Text(i) for i in items], column_first=True,
                                    padding=(0, 2)))
 
     def save(self, path: str) -> None:

@@ -3,7 +3,9 @@
 The reports themselves are plain JSON built by `interpreter.simulation.simulate`; this
 module only lays them out with rich (tables, a one-line histogram per seat)
 and writes the sentences a designer reads ("P1 wins 54.1% ± 1.2 vs 50.3% ±
-1.2: significant (p = 0.003)"). Nothing here computes a figure.
+1.2: significant (p = 0.003)"). Nothing here computes a figure. What a
+report quotes of a rulebook (its title, an action's name, a source line of
+the coverage) is printed `printable`, as `Text`, never read as markup.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from typing import Optional
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
+from ..printable import printable
 from .render import player_label
 from ..simulation.simulate import ALPHA
 
@@ -44,7 +48,7 @@ def p_value(p: float) -> str:
 
 def say(console: Console, text: str) -> None:
     """A line of prose: no markup, no colouring, wrapped by the terminal."""
-    console.print(text, markup=False, highlight=False, soft_wrap=True)
+    console.print(Text(printable(text)), soft_wrap=True)
 
 
 def seats_line(plan: dict) -> str:
@@ -89,7 +93,8 @@ def print_simulation(report: dict, console: Console, title: str) -> None:
 
     actions = Table("action", "times taken", "share of decisions", title_justify="left")
     for name, row in report["actions"].items():
-        actions.add_row(name, str(row["count"]), f"{row['share']:.1%}")
+        actions.add_row(Text(printable(name, lines=False)), str(row["count"]),
+                        f"{row['share']:.1%}")
     console.print(actions)
 
     timing = report.get("timing", {})

@@ -1,6 +1,8 @@
 """The rules for players of a game: `docs/games/NAME.md`, found from a game's
 name or its rulebook file (a variant file reads its base game's), shown by
-`rulebook rules GAME` and by `rules` at the table."""
+`rulebook rules GAME` and by `rules` at the table. Only the project's own
+documents are printed (a variant file is read for the name of its base,
+never shown), and those `printable`."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import CommandError
+from ..printable import printable
 
 GAMES_DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
 _BASE = re.compile(r'^\s*variant\s+of\s+"([^"\n]+)"', re.M)
@@ -40,4 +43,4 @@ def rules_text(target: str) -> str:
         known = ", ".join(sorted(p.stem for p in GAMES_DOCS.glob("*.md")))
         raise CommandError(f"no rules for players of '{target}'",
                            hint=f"rules are written for: {known}" if known else None)
-    return doc.read_text(encoding="utf-8")
+    return printable(doc.read_text(encoding="utf-8"))
