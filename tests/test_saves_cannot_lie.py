@@ -632,9 +632,15 @@ def test_a_loaded_state_shares_nothing_with_the_data_it_came_from():
 # library (a game's name, or a path that leads into rulebooks/); any other is
 # refused with save/rulebook before it is opened, and nothing of it is printed.
 
+def library_game():
+    if "library" not in _games:
+        _games["library"] = load_rulebook("hanamikoji")
+    return _games["library"]
+
+
 def save_file(tmp_path, rulebook, **fields) -> Path:
-    """A save of Hanamikoji at its first decision that names `rulebook`."""
-    g = load_rulebook("hanamikoji")
+    """A save of a game of the library at its first decision that names `rulebook`."""
+    g = library_game()
     path = tmp_path / "forged.save.json"
     path.write_text(json.dumps({
         "format": "rulebook-save", "version": 1, "rulebook": rulebook, "game": g.name,
@@ -802,7 +808,7 @@ def test_a_save_whose_options_are_of_another_kind_is_refused(tmp_path, capsys, o
     err = capsys.readouterr().err
     assert f"error[{code}]" in err and "internal" not in err and "\x1b" not in err
     with pytest.raises(SaveError) as refused:        # the table's `load`, into its own game
-        read_save(load_rulebook("hanamikoji"), str(path))
+        read_save(library_game(), str(path))
     assert refused.value.code in ("save/corrupt", "save/mismatch")
 
 
@@ -815,3 +821,27 @@ def test_a_save_with_a_number_no_json_reader_gives_is_refused(tmp_path, capsys):
     path.write_text(text)
     assert cli.main(["play", "--load", str(path)]) == 1
     assert "error[save/corrupt]" in capsys.readouterr().err
+
+
+def test_the_tables_load_reads_a_save_into_its_own_game_and_opens_no_rulebook(
+        tmp_path, monkeypatch):
+    """`load FILE` at the table replays the save on the game the user
+    started, whatever rulebook the save names: that one is never opened."""
+    import io
+    from rich.console import Console
+    from interpreter.terminal.repl import Repl
+    path = save_file(tmp_path, "/etc/passwd")
+    lines = iter(["", f"load {path}", "", "quit", "n"])
+
+    def typed(prompt):
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+    out = io.StringIO()
+    repl = Repl(library_game(), players=2, seed=7, rulebook="hanamikoji",
+                console=Console(file=out, width=200, color_system=None), input_fn=typed,
+                save_dir=str(tmp_path))
+    opened = opened_while(monkeypatch, repl.run)
+    assert f"Loaded {path}" in out.getvalue() and "root:" not in out.getvalue()
+    assert "/etc/passwd" not in opened and repl.rulebook == "hanamikoji"
