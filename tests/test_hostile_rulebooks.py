@@ -33,7 +33,7 @@ import pytest
 
 from interpreter import load_rulebook
 from interpreter.errors import RulebookErrors
-from interpreter.language import limits, syntax
+from interpreter.language import limits, player_counts, syntax
 from interpreter.language.files import LIBRARY
 from interpreter.language.loader import compile_ir
 from tests.test_language import expectations
@@ -335,12 +335,112 @@ def test_the_rulebook_is_bounded_given_as_text():
     assert [e.code for e in info.value.errors] == ["rulebook/limit"]
 
 
+# -- player counts: compiled when first used, and checked within bounds ---------------
+
+COUNTS = """game "Counts"
+players 2 to 6
+by players
+  | players | 2 | 3 | 4 | 5 | 6 |
+  | bonus   | 1 | 1 | yes | yes | 1 |
+component tile of each player
+  | value | copies |
+  | 1     | 3      |
+zone pile: tile, hidden
+phase play
+  end game
+scoring
+  score = bonus + 1
+"""
+
+
+def counts_game(text: str = COUNTS, tmp_path: Path | None = None):
+    from interpreter.game.engine import Game
+    return Game(compile_ir(text, "c.rules", tmp_path or ROOT))
+
+
+@pytest.fixture
+def compiled(monkeypatch) -> list:
+    """The player counts compiled from now on, in order."""
+    from interpreter.game import engine
+    made = []
+
+    def compile_program(ir, n, options):
+        made.append(n)
+        return real(ir, n, options)
+    real = engine.compile_program
+    monkeypatch.setattr(engine, "compile_program", compile_program)
+    return made
+
+
+def test_validate_compiles_both_ends_of_each_run_of_player_counts_that_read_alike():
+    assert player_counts.checked(counts_game().ir) == [2, 3, 4, 5, 6]
+    plain = COUNTS.replace("yes | yes", "1 | 1")
+    assert player_counts.checked(counts_game(plain).ir) == [2, 6]
+    runs = COUNTS.replace("| 1 | 1 | yes | yes | 1 |", "| 1 | 1 | 1 | 2 | 2 |")
+    assert player_counts.checked(counts_game(runs).ir) == [2, 4, 5, 6]
+    one = COUNTS.replace("players 2 to 6", "players 3").replace(
+        "| 2 | 3 | 4 | 5 | 6 |", "| 3 |").replace("| 1 | 1 | yes | yes | 1 |", "| 1 |")
+    assert player_counts.checked(counts_game(one).ir) == [3]
+
+
+def test_a_rulebook_is_compiled_for_a_player_count_when_it_is_first_used(compiled):
+    game = load_rulebook(HOSTILE / "players-range-sets-of-each-player.rules")
+    assert compiled == [1]                   # loading compiles the smallest count only
+    state = game.new_game(7, seed=1)
+    assert state.n == 7 and compiled == [1, 7]
+    game.new_game(7, seed=2)
+    game.compile_all()                       # validate: the counts it checks, once each
+    assert compiled == [1, 7, 100]
+
+
+def test_an_error_of_some_player_counts_is_reported_by_validate_and_when_played(compiled):
+    game = counts_game()
+    game.program(2)                          # 'bonus' is a number with 2 and 3 players
+    with pytest.raises(RulebookErrors) as info:
+        game.compile_all()
+    (e,) = info.value.errors                 # the same error of 4 and 5 players, once
+    assert (e.code, e.span.line) == ("rulebook/type", 13)
+    assert compiled == [2, 3, 4, 5, 6]
+    with pytest.raises(RulebookErrors):
+        game.new_game(5)
+
+
+def test_the_programs_kept_are_bounded_by_what_they_build(compiled, monkeypatch):
+    from interpreter.game import engine
+    game = counts_game(COUNTS.replace("yes | yes", "1 | 1"))
+    sizes = {n: player_counts.Work(game.ir).of(n) for n in (2, 3, 4)}
+    monkeypatch.setattr(engine, "MAX_COMPILED", sizes[3] + sizes[4])
+    for n in (2, 3, 4, 3, 4, 2):
+        game.new_game(n)
+    assert compiled == [2, 3, 4, 2]          # 2 was dropped for 4, and made again (3 for it)
+    game.measure_coverage()                  # while coverage is measured, all are kept
+    for n in (3, 4, 2, 3, 4, 2):
+        game.new_game(n)
+    assert compiled == [2, 3, 4, 2, 3]
+    assert {row["count"] for row in game.coverage()} == {6}
+
+
+def test_the_language_server_hears_of_the_smallest_player_count_first(tmp_path):
+    from interpreter.terminal import lsp_diagnostics
+    path = write(tmp_path, "c.rules", COUNTS)
+    first, every = lsp_diagnostics.error_steps(COUNTS, path)
+    assert first == [] and [e.code for e in every] == ["rulebook/type"]
+    text = COUNTS.replace("| 1 | 1 | yes | yes | 1 |", "| yes | 1 | 1 | 1 | 1 |")
+    first, every = lsp_diagnostics.error_steps(text, path)
+    assert [e.code for e in first] == [e.code for e in every] == ["rulebook/type"]
+    one = COUNTS.replace("players 2 to 6", "players 2")
+    assert len(list(lsp_diagnostics.error_steps(one, path))) == 1
+    (steps,) = [list(lsp_diagnostics.diagnostic_steps(COUNTS, path))]
+    assert [len(found[str(path)]) for found in steps] == [0, 1]
+
+
 # -- the documented table ----------------------------------------------------------------
 
 DOCUMENTED = {
     "players": limits.MAX_PLAYERS, "pieces in all": limits.MAX_PIECES,
     "cells of all the declared grids": limits.MAX_GRID_CELLS,
     "values a state keeps": limits.MAX_STATE_VALUES,
+    "entries the player counts": limits.MAX_COMPILED,
     "digits of a number": limits.MAX_DIGITS, "characters of a string": limits.MAX_STRING,
     "characters of a name": limits.MAX_NAME,
     "characters of the game's title": limits.MAX_TITLE,

@@ -20,6 +20,8 @@ from typing import Optional
 from pathlib import Path
 
 from ..compiler.compiler import Program, compile_program
+from ..language import player_counts
+from ..language.limits import MAX_COMPILED
 from ..language.syntax import room_to_nest
 from ..runtime.decisions import Action, Actions, EachChooses, Offer, TakeAction
 from ..runtime.hindsight import history_texts
@@ -74,7 +76,8 @@ class Outcome:
 
 
 class Game:
-    def __init__(self, ir: dict, options: dict | None = None, path: str | None = None):
+    def __init__(self, ir: dict, options: dict | None = None, path: str | None = None,
+                 blame=None):
         self.ir = ir
         self.path = path
         self.name = ir["game"]["title"]
@@ -87,7 +90,11 @@ class Game:
             canon = json.dumps({"ir": _without_spans(rules), "options": self.options},
                                sort_keys=True, separators=(",", ":"))
         self.fingerprint = hashlib.sha256(canon.encode()).hexdigest()[:16]
+        # player count -> its program, compiled when first asked for (`program`)
         self._programs: dict[int, Program] = {}
+        self._work: player_counts.Work | None = None     # what each program builds
+        # errors found while compiling -> pointed at a variant file's changes (load_rulebook's)
+        self._blame = blame
         # player count -> the state after the setup's steps that every game shares
         self._openings: dict[int, State] = {}
         # player count -> its fixed action ids and observation layout (game/spaces.py,
@@ -99,23 +106,55 @@ class Game:
         return f"<Game {self.name!r} {self.min_players}-{self.max_players} players>"
 
     def program(self, n: int) -> Program:
+        """The compiled rules of an n-player game, compiled when first asked
+        for; a rulebook that fails to compile for n raises RulebookErrors."""
         prog = self._programs.get(n)
         if prog is None:
-            if not self.min_players <= n <= self.max_players:
-                raise OptionError(f"{self.name} is for {self.min_players} to {self.max_players} "
-                                  f"players, not {n}")
-            with room_to_nest():
-                prog = self._programs[n] = compile_program(self.ir, n, self.options)
-            prog.machine.prepare()
-            if self._measuring:
-                prog.machine.coverage = [0] * len(prog.machine.stmts)
+            prog = self._compile(n)
         return prog
 
+    def _compile(self, n: int) -> Program:
+        if not self.min_players <= n <= self.max_players:
+            raise OptionError(f"{self.name} is for {self.min_players} to {self.max_players} "
+                              f"players, not {n}")
+        try:
+            with room_to_nest():
+                prog = compile_program(self.ir, n, self.options)
+        except RulebookErrors as e:
+            if self._blame is not None:
+                self._blame(e.errors)
+            raise
+        prog.machine.prepare()
+        if self._measuring:
+            prog.machine.coverage = [0] * len(prog.machine.stmts)
+        self._keep(n, prog)
+        return prog
+
+    def _keep(self, n: int, prog: Program) -> None:
+        """Keep `prog`, and drop the programs compiled longest ago (with their
+        openings, action spaces and observers) while the kept ones build more
+        than MAX_COMPILED entries together: one is compiled again when asked
+        for. The counts `compile_all` checks fit together (the checks refuse
+        a rulebook whose do not); a game measuring coverage keeps them all."""
+        if self._work is None:
+            self._work = player_counts.Work(self.ir)
+        self._programs[n] = prog
+        kept = {k: self._work.of(k) for k in self._programs}
+        while not self._measuring and len(kept) > 1 and sum(kept.values()) > MAX_COMPILED:
+            oldest = next(iter(kept))
+            del kept[oldest]
+            for cache in (self._programs, self._openings, self._spaces, self._observers):
+                cache.pop(oldest, None)
+
     def compile_all(self) -> None:
-        """Compile for every player count now, so that type errors found
-        while compiling are reported when the rulebook is loaded."""
+        """Compile every player count that `rulebook validate` checks, so
+        that the errors found while compiling are reported: both ends of each
+        run of counts whose `by players` values read alike, the only thing
+        besides the seats and what grows with them that differs from one
+        count to another (language/player_counts.py). The others are compiled
+        when first played."""
         errors = {}
-        for n in range(self.min_players, self.max_players + 1):
+        for n in player_counts.checked(self.ir):
             try:
                 self.program(n)
             except RulebookErrors as e:

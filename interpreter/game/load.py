@@ -1,9 +1,11 @@
 """`load_rulebook`: a rulebook file or a game's name to a ready `Game`.
 
 The whole pipeline in one call: `loader.load_ir` reads, parses, checks and
-validates the file; the `Game` then compiles the IR for every player count it
-supports, so a rulebook that fails to compile is refused here, with its
-errors pointed at a variant file's changes when it is one.
+validates the file; the `Game` then compiles the IR for its smallest player
+count, so that a rulebook that fails to compile is refused here, and every
+other count when a game of that count is first asked for (`Game.program`;
+`Game.compile_all` compiles each count `rulebook validate` checks). Errors
+found while compiling are pointed at a variant file's changes when it is one.
 
 `library_rulebook` finds a rulebook from a name that nobody typed (the one a
 save file holds): only in the shipped library, confined as a rulebook's data
@@ -13,10 +15,11 @@ files are, so that such a name never opens a file elsewhere on the machine.
 from __future__ import annotations
 
 import os
+from functools import partial
 from pathlib import Path
 
 from .engine import Game
-from ..errors import FileNotReadable, RulebookError, RulebookErrors
+from ..errors import FileNotReadable, RulebookError
 from ..language import files
 from ..language.limits import MAX_RULEBOOK_BYTES
 from ..language.loader import SUFFIX, blame_variant, load_ir
@@ -25,12 +28,9 @@ from ..language.loader import SUFFIX, blame_variant, load_ir
 def load_rulebook(name_or_path, options: dict | None = None) -> Game:
     """Load, check and prepare a rulebook; raises RulebookErrors."""
     ir, path = load_ir(str(name_or_path))
-    game = Game(ir, options, str(path))
-    try:
-        game.compile_all()
-    except RulebookErrors as e:
-        blame_variant(e.errors, path, ir["file"])
-        raise
+    game = Game(ir, options, str(path),
+                blame=partial(blame_variant, path=path, filename=ir["file"]))
+    game.program(game.min_players)
     return game
 
 

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Iterable
 
-from . import files, flow
+from . import files, flow, player_counts
 from ..stdlib.builtins import AGGREGATES, CONSTANTS, FUNCTIONS
 
 # an aggregate called on numbers one by one: the builtin that means that
@@ -224,7 +224,7 @@ class Checker(DeclarationChecks, DrawingChecks):
 
         if self.errors:
             raise RulebookErrors(self.errors)
-        return {
+        ir = {
             "format": IR_FORMAT,
             "file": self.file,
             "game": {"title": game["title"], "at": game["at"]},
@@ -241,6 +241,12 @@ class Checker(DeclarationChecks, DrawingChecks):
             "actions": by_kind.get("action", []),
             "scoring": scoring,
         }
+        # what the compiler builds for the player counts validate compiles,
+        # worked out from the whole IR before any of it is built
+        too_much = player_counts.too_much(ir)
+        if too_much is not None:
+            raise RulebookErrors([too_much])
+        return ir
 
     def _single(self, by_kind, kind, what, ast):
         found = by_kind.get(kind, [])

@@ -20,6 +20,7 @@ MAX_PLAYERS = 100                 # the largest player count of `players N to M`
 MAX_PIECES = 100_000              # pieces in all: every copy, a set of each player once per player
 MAX_GRID_CELLS = 100_000          # cells of all the declared grids together
 MAX_STATE_VALUES = 1_000_000      # values a state keeps: variables, zones and `has` values of each
+MAX_COMPILED = 1_500_000          # entries compiling the checked player counts builds (player_counts.py)
 MAX_DIGITS = 30                   # digits of a number written in a rulebook or a data file
 MAX_STRING = 1_000                # characters between the quotes of a string
 MAX_NAME = 100                    # characters of a name written in a rulebook

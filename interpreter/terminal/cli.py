@@ -164,6 +164,7 @@ def validate_file(target: str, args) -> int:
     options = options_of(args)
     try:
         game = load_game(target, options)
+        game.compile_all()          # each player count validate checks, not only the smallest
         report = None if args.play is None else playcheck.check(
             game, args.play, args.seed or 0, args.max_decisions or playcheck.MAX_DECISIONS)
     except RulebookError as err:

@@ -12,7 +12,9 @@ and inside its functions, so that the core never needs it.
 
 One worker thread does every parse and check, in turn (the parser is
 shared), a moment after the last keystroke; a newer text drops the
-results of an older one. Hover, definition and completion wait for the
+results of an older one. The errors of a rulebook for several player
+counts are published twice: with its smallest count compiled, then with
+every count validate checks. Hover, definition and completion wait for the
 index of the text they are asked about.
 """
 
@@ -137,17 +139,21 @@ def make_server():
         doc = server.workspace.get_text_document(uri)
         text, version, path = doc.source, doc.version, path_of(uri)
         loop = asyncio.get_running_loop()
+        # published step by step: the smallest player count's errors, then every count's
+        steps = lsp_diagnostics.diagnostic_steps(text, path, encoding(), open_texts())
         try:
             await loop.run_in_executor(session.worker, session.index, uri, text, str(path))
-            found = await loop.run_in_executor(session.worker, lsp_diagnostics.diagnostics, text,
-                                               path, encoding(), open_texts())
+            found = await loop.run_in_executor(session.worker, next, steps, None)
+            while found is not None:
+                if uri not in session.rulebooks or \
+                        server.workspace.get_text_document(uri).source != text:
+                    return          # closed, or changed since: a newer check is on its way
+                publish(uri, found, version)
+                found = await loop.run_in_executor(session.worker, next, steps, None)
         except Exception as exc:  # noqa: BLE001 - a bug here must not stop the server
             server.show_message_log(f"rulebook lsp: checking {uri} failed: "
                                     f"{type(exc).__name__}: {exc}")
             return
-        if uri not in session.rulebooks or server.workspace.get_text_document(uri).source != text:
-            return                  # closed, or changed since: a newer check is on its way
-        publish(uri, found, version)
         session.pending.pop(uri, None)
 
     def publish(uri: str, found: dict, version: Optional[int]) -> None:

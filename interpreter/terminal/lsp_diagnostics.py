@@ -1,9 +1,12 @@
 """What `rulebook validate` says of a rulebook's text, as an editor's diagnostics.
 
 `rulebook_errors` runs validate's static pipeline (parse, the checks, the
-schema, the compiler for every player count) on a text that need not be
-saved: the file it is saved as names it in messages, and the data files and
-the base it names are read from disk beside it, as validate reads them.
+schema, the compiler for each player count validate checks) on a text that
+need not be saved: the file it is saved as names it in messages, and the
+data files and the base it names are read from disk beside it, as validate
+reads them. `error_steps` gives the same in two steps, so that an editor
+hears of the smallest player count first and of the others after (the
+checks bound what they build together: docs/language.md §12.1).
 `diagnostics` turns the errors into the Language Server Protocol's shape
 (plain dicts): the code, the message with its hint, the range converted to
 0-based lines and UTF-16 columns. An error in another file — a data file
@@ -17,11 +20,11 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 from ..errors import RulebookError, RulebookErrors, Span
 from ..game.engine import Game
-from ..language import variants
+from ..language import player_counts, variants
 from ..language.loader import compile_ir, shown_path
 from ..language.syntax import parse
 from .lsp_model import UTF16, Source
@@ -36,29 +39,55 @@ def rulebook_errors(text: str, path: Path) -> list[RulebookError]:
     """The static errors `rulebook validate` reports for `text` saved as
     `path`, sorted by place. An unexpected failure is one error of code
     `internal`, as validate prints it."""
+    *_, errors = error_steps(text, path)
+    return errors
+
+
+def error_steps(text: str, path: Path) -> Iterator[list[RulebookError]]:
+    """`rulebook_errors` in steps, each the errors found so far: those of
+    the checks and of the smallest player count's compiling first, then,
+    when validate checks more counts, those of all of them."""
     shown = shown_path(path)
     try:
         ir = compile_ir(text, shown, path.parent)
-        game = Game(ir, None, str(path))
-        try:
-            game.compile_all()
-        except RulebookErrors as e:
-            _blame_variant(e.errors, text, shown)
-            raise
-    except RulebookErrors as e:
-        return list(e.errors)
-    except RulebookError as e:
-        return [e]
     except Exception as exc:  # noqa: BLE001 - the editor must hear of it, not lose the server
-        return [RulebookError(f"{type(exc).__name__}: {exc}", Span(shown, 1, 1), code="internal")]
-    return []
+        yield _errors(exc, shown)
+        return
+    game = Game(ir, None, str(path), blame=_blamer(text, shown))
+    counts = player_counts.checked(ir)
+    steps = [game.compile_all]
+    if len(counts) > 1:             # the smallest on its own first: it is heard of sooner
+        steps.insert(0, lambda: game.program(counts[0]))
+    for step in steps:
+        try:
+            step()
+        except Exception as exc:  # noqa: BLE001
+            yield _errors(exc, shown)
+        else:
+            yield []
 
 
-def _blame_variant(errors: list, text: str, shown: str) -> None:
-    """As `loader.blame_variant`, from the text being edited rather than the file."""
-    ast = parse(text, shown)
-    if variants.variant_header(ast) is not None:
-        variants.blame(errors, shown, [i for i in ast["items"] if i["node"] != "variant"])
+def _errors(exc: Exception, shown: str) -> list[RulebookError]:
+    if isinstance(exc, RulebookErrors):
+        return list(exc.errors)
+    if isinstance(exc, RulebookError):
+        return [exc]
+    return [RulebookError(f"{type(exc).__name__}: {exc}", Span(shown, 1, 1), code="internal")]
+
+
+def _blamer(text: str, shown: str):
+    """errors -> pointed at a variant's changes, as `loader.blame_variant`
+    does, from the text being edited rather than the file, parsed once."""
+    changes: list = []
+
+    def blame(errors: list) -> None:
+        if not changes:
+            ast = parse(text, shown)
+            changes.append([i for i in ast["items"] if i["node"] != "variant"]
+                           if variants.variant_header(ast) is not None else None)
+        if changes[0] is not None:
+            variants.blame(errors, shown, changes[0])
+    return blame
 
 
 def diagnostics(text: str, path: Path, encoding: str = UTF16,
@@ -67,12 +96,26 @@ def diagnostics(text: str, path: Path, encoding: str = UTF16,
     each other file an error is in under that file's absolute path.
     `texts` holds the texts of open files (path -> text), read from disk
     otherwise, to convert columns."""
+    *_, found = diagnostic_steps(text, path, encoding, texts)
+    return found
+
+
+def diagnostic_steps(text: str, path: Path, encoding: str = UTF16,
+                     texts: Optional[dict] = None) -> Iterator[dict[str, list[dict]]]:
+    """`diagnostics` in the steps of `error_steps`: each step's are all
+    that were found so far, to be published in place of the step's before."""
     path = Path(path)
+    for errors in error_steps(text, path):
+        yield _diagnostics(errors, text, path, encoding, texts)
+
+
+def _diagnostics(errors: list, text: str, path: Path, encoding: str,
+                 texts: Optional[dict]) -> dict[str, list[dict]]:
     shown = shown_path(path)
     document = Source(text)
     found: dict[str, list] = {str(path): []}
     elsewhere: dict[str, list] = {}
-    for error in rulebook_errors(text, path):
+    for error in errors:
         file = str(path) if error.span is None or error.span.file == shown \
             else os.path.abspath(error.span.file)
         if file == str(path):
