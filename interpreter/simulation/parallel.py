@@ -16,11 +16,17 @@ workers load each rulebook once in their initializer, and Ray
 actors that load each rulebook once when they start — from its checked IR,
 so the machines of a cluster need the package but no rulebook file. Ctrl-C
 stops the run and keeps what the chunks already finished gave, marked
-`interrupted`.
+`interrupted`. On Ray, a worker that dies (its process killed, its machine
+gone) is replaced, and the chunks it held are played again, at most
+`RETRIES` times each: on the same seeds, so the report is the one of a run
+without the death. A chunk that runs out of retries, or an exception in a
+worker, stops the run as Ctrl-C does, and `RayWorkerFailed` carries what the
+chunks finished gave.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import itertools
 import logging
@@ -36,7 +42,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from ..errors import CommandError, RulebookError
+from ..errors import CommandError, RayWorkerFailed, RulebookError
 from .simulate import Pairing, Plan, Tally, play_game
 
 BACKENDS = ("local", "ray")
@@ -91,8 +97,10 @@ class Chunk:
 class Batch:
     """The tally of every source's games, the pairing of the two sources'
     (None for one source), the merged coverage counts per source, whether
-    Ctrl-C cut the run short, how it ran, and the records per source (sorted
-    by game) when they were kept, else None."""
+    Ctrl-C or a failed worker cut the run short, how it ran, the records
+    per source (sorted by game) when they were kept, else None, how many
+    chunks were played again after their worker died, and the error of a
+    worker that stopped the run."""
 
     tallies: list
     pairing: Optional[Pairing]
@@ -101,6 +109,8 @@ class Batch:
     workers: int
     backend: str
     records: Optional[list] = None
+    replayed: int = 0
+    failure: Optional[RayWorkerFailed] = None
 
 
 def coverage_counts(game) -> dict:
@@ -160,6 +170,10 @@ class RayWorker:
 
     def play(self, which: int, plan: Plan, start: int, stop: int) -> Chunk:
         return play_chunk(self.games[which], which, plan, start, stop, self.coverage)
+
+    def ready(self) -> bool:
+        """Answers once the worker is up (its games built)."""
+        return True
 
 
 # -- running ----------------------------------------------------------------------------
@@ -225,9 +239,10 @@ def run(sources: list, plan: Plan, games: int, *, loaded: Optional[list] = None,
         if progress is not None:
             progress(0, total)
 
+    replayed, failure = 0, None
     if backend == "ray":
-        workers, interrupted = _run_ray(sources, plan, games, workers, address, coverage,
-                                        take, started)
+        workers, interrupted, replayed, failure = _run_ray(sources, plan, games, workers,
+                                                           address, coverage, take, started)
     elif backend != "local":
         raise CommandError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
     elif workers == 1:
@@ -238,8 +253,12 @@ def run(sources: list, plan: Plan, games: int, *, loaded: Optional[list] = None,
         interrupted = _run_pool(sources, plan, games, workers, coverage, take, started)
     for rs in records:
         rs.sort(key=lambda r: r.index)
-    return Batch(tallies, pairing, merged, interrupted, workers, backend,
-                 records if keep_records else None)
+    batch = Batch(tallies, pairing, merged, interrupted or failure is not None, workers,
+                  backend, records if keep_records else None, replayed, failure)
+    if failure is not None:
+        failure.partial = batch
+        raise failure
+    return batch
 
 
 def _run_here(games_here: list, plan, games, coverage, take) -> bool:
@@ -315,12 +334,32 @@ def _run_ray(sources, plan, games, workers, address, coverage, take, started) ->
         raise CommandError("--backend ray needs Ray, which is not installed: "
                            "pip install 'rulebook[ray]'", code="simulate/ray-missing") from None
     ours = not ray.is_initialized()
+    with _quiet_deaths(ray):
+        try:
+            workers = _connect(ray, address, workers, games)
+            return (workers, *_run_actors(ray, sources, plan, games, workers, coverage, take,
+                                          started))
+        finally:
+            if ours and ray.is_initialized():
+                ray.shutdown()
+
+
+@contextlib.contextmanager
+def _quiet_deaths(ray):
+    """Keeps Ray's driver from printing a worker's death ("(raylet) A worker
+    died or was killed…") to stdout, where it would break a report written
+    there (`--json -`): the run says it itself. Ray has no setting for it
+    but the switch its debugger turns off."""
+    module = getattr(getattr(ray, "_private", None), "worker", None)
+    if not hasattr(module, "_worker_logs_enabled"):
+        yield
+        return
+    saved = module._worker_logs_enabled
+    module._worker_logs_enabled = False
     try:
-        workers = _connect(ray, address, workers, games)
-        return _run_actors(ray, sources, plan, games, workers, coverage, take, started)
+        yield
     finally:
-        if ours and ray.is_initialized():
-            ray.shutdown()
+        module._worker_logs_enabled = saved
 
 
 def _connect(ray, address: Optional[str], workers: Optional[int], games: int) -> int:
@@ -414,53 +453,182 @@ def first_line(err: BaseException) -> str:
 
 def _run_actors(ray, sources, plan, games, workers, coverage, take, started) -> tuple:
     """Starts the workers and keeps `AHEAD` chunks queued at each: a worker
-    that sends back a chunk is given the next one."""
+    that sends back a chunk is given the next one. A worker that dies is
+    replaced by a new one, given chunks once it is up; the chunks the dead
+    one held are played again first, by the next worker free, each at most
+    `RETRIES` times. Returns (interrupted, the chunks played again, the
+    error that stopped the run or None)."""
     shared = ray.put(list(sources))
     actor = ray.remote(num_cpus=1)(RayWorker)
-    actors = [actor.remote(shared, coverage) for _ in range(workers)]
+    crew = {slot: actor.remote(shared, coverage) for slot in range(workers)}
+    queued = dict.fromkeys(crew, 0)                   # slot → chunks sent to its worker
     todo = iter_chunks(games, workers, len(sources), searches(plan))
-    owner: dict = {}                                  # chunk sent → the worker playing it
+    again: collections.deque = collections.deque()   # (chunk, times played) to play again
+    owner: dict = {}                   # chunk sent → (slot, worker, chunk, times played before)
+    starting: dict = {}                # a new worker's `ready` → (slot, worker, failed starts)
+    failed: list = []                  # (chunk, times played, cause) given up
+    replayed, cause, more = 0, "", True               # more: chunks left in todo
 
-    def send(worker, count: int) -> None:
-        for which, start, stop in itertools.islice(todo, count):
-            owner[worker.play.remote(which, plan, start, stop)] = worker
+    def fill() -> None:
+        nonlocal more
+        for slot, worker in crew.items():
+            while queued[slot] < AHEAD:
+                if again:
+                    chunk, tries = again.popleft()
+                else:
+                    chunk, tries = next(todo, None), 0
+                    if chunk is None:
+                        more = False
+                        return
+                owner[worker.play.remote(chunk[0], plan, chunk[1], chunk[2])] = (
+                    slot, worker, chunk, tries)
+                queued[slot] += 1
 
+    def replace(slot: int, worker, starts: int = 0) -> None:
+        ray.kill(worker)                              # dead, or unreachable: not to be trusted
+        crew.pop(slot, None)
+        if starts <= RETRIES:
+            new = actor.remote(shared, coverage)
+            starting[new.ready.remote()] = (slot, new, starts)
+
+    def up(ref) -> None:
+        nonlocal cause
+        slot, worker, starts = starting.pop(ref)
+        try:
+            ray.get(ref)
+        except ray.exceptions.RayError as err:
+            cause = _cause(err)
+            replace(slot, worker, starts + 1)
+            return
+        crew[slot] = worker
+        queued[slot] = 0
+
+    def settle(ref, last: bool = False) -> None:
+        """Takes the chunk back, or keeps it to play again if its worker
+        died; `last`: the run is stopping, and nothing is played again."""
+        nonlocal replayed, cause
+        slot, worker, chunk, tries = owner.pop(ref)
+        current = crew.get(slot) is worker
+        if current:
+            queued[slot] -= 1
+        try:
+            result = ray.get(ref)
+        except ray.exceptions.RayError as err:
+            cause = _cause(err)
+            # An exception in the worker's code is not played again: on the
+            # same seeds, the chunk would raise it again.
+            if isinstance(err, ray.exceptions.RayTaskError) or tries == RETRIES:
+                failed.append((chunk, tries + 1, cause))
+            elif not last:
+                if current:
+                    replace(slot, worker)
+                again.append((chunk, tries + 1))
+                replayed += 1
+            return
+        take(result)
+
+    lost = None                                       # why no worker is left to play on
     try:
-        for worker in actors:
-            send(worker, AHEAD)
+        fill()
         started()
-        while owner:
-            ready, _ = ray.wait(list(owner), num_returns=1)
+        while not failed and (owner or starting and (again or more)):
+            refs = [*owner, *starting]
+            if crew:
+                ready, _ = ray.wait(refs, num_returns=1)
+            else:                                     # a new worker may wait for a free CPU
+                ready, _ = ray.wait(refs, num_returns=1, timeout=START_SECONDS)
+                if not ready:
+                    lost = f"no new worker started within {START_SECONDS} s ({NO_CPU})"
+                    break
             for ref in ready:
-                worker = owner.pop(ref)
-                try:
-                    chunk = ray.get(ref)
-                except ray.exceptions.RayError as err:
-                    raise CommandError(f"a Ray worker failed: {_cause(err)}",
-                                       hint=_WORKER_HINT, code="simulate/ray-worker") from None
-                take(chunk)
-                send(worker, 1)
+                (up if ref in starting else settle)(ref)
+            if not crew and not starting:
+                lost = (f"the {RETRIES + 1} workers started in place of a lost one failed: "
+                        f"{cause}")
+                break
+            if not failed:
+                fill()
+        if (failed or lost) and owner:
+            # The chunks already back count; no other is waited for.
+            ready, _ = ray.wait(list(owner), num_returns=len(owner), timeout=0)
+            for ref in ready:
+                settle(ref, last=True)
     except KeyboardInterrupt:
-        return workers, True
+        return True, replayed, None
     finally:
         # Killing drops the chunks queued and ends a chunk being played now.
-        for worker in actors:
+        for worker in [*crew.values(), *(w for _, w, _ in starting.values())]:
             ray.kill(worker)
-    return workers, False
+    failure = _failure(failed, sources, lost) if failed or lost else None
+    return False, replayed, failure
 
 
+# A chunk whose worker died (its process killed, its machine gone) is played
+# again at most this many times, and a new worker that fails to start is
+# started again as often. A chunk's games are seeded by their indices alone,
+# so the records are those of a run without the death.
+RETRIES = 2
+# With no worker left, how long to wait for a new one to start (for a CPU
+# to be free on the cluster) before the run stops.
+START_SECONDS = 60
+
+
+def _failure(failed: list, sources: list, lost: Optional[str]) -> RayWorkerFailed:
+    """The error of the chunks given up (their games, and the first cause),
+    or of a run that lost all its workers."""
+    if not failed:
+        return RayWorkerFailed(f"no Ray worker is left to play on: {lost}",
+                               hint=_hint(lost))
+    _, played, cause = failed[0]
+    games = []
+    for which, source in enumerate(sources):
+        spans = sorted((a, b) for (w, a, b), _, _ in failed if w == which)
+        if spans:
+            named = [f"{a}–{b - 1}" if b - a > 1 else f"{a}" for a, b in spans]
+            more = f" and {len(named) - SHOWN} more" if len(named) > SHOWN else ""
+            plural = "s" if len(named) > 1 or spans[0][1] - spans[0][0] > 1 else ""
+            games.append(f"game{plural} {', '.join(named[:SHOWN])}{more} of {source.target}")
+    times = f" (played {played} times)" if played > 1 else ""
+    return RayWorkerFailed(f"a Ray worker failed on {'; '.join(games)}{times}: {cause}",
+                           hint=_hint(cause))
+
+
+def _hint(cause: str) -> str:
+    if NO_CPU in cause:
+        return "`ray status` on the cluster shows its CPUs and what holds them"
+    return _DEATH_HINT if "the worker died" in cause else _WORKER_HINT
+
+
+SHOWN = 3
+NO_CPU = "the cluster has no CPU free for it"
+_DEATH_HINT = ("a worker dies when its process is killed (by the system when memory runs out, "
+               "by `ray stop --force`) or its machine leaves the cluster; the logs of Ray's "
+               "session on that machine say more")
 _WORKER_HINT = ("on a cluster, every machine needs this version of rulebook installed "
                 "(pip install 'rulebook[ray]')")
 
 
 def _cause(err) -> str:
-    """The error a worker raised, in one line, without Ray's traceback: the
-    exception itself when Ray kept it, else the line after the traceback's
-    last frame (Ray keeps only the text of an error that killed an actor)."""
+    """The error a worker raised, or why it died, in one line, without Ray's
+    traceback: the exception itself when Ray kept it; for an actor that
+    died, its process and machine and the reason Ray gives; for one whose
+    start failed, the line after the traceback's last frame (Ray keeps only
+    the text of an error that killed an actor)."""
     cause = getattr(err, "cause", None)
     if isinstance(cause, BaseException):
         return f"{type(cause).__name__}: {first_line(cause)}"
-    lines = re.sub(r"\x1b\[[0-9;]*m", "", str(err)).splitlines()
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(err))
+    lines = text.splitlines()
     frames = [i for i, line in enumerate(lines) if line.lstrip().startswith('File "')]
-    after = [line for line in lines[frames[-1] + 1:] if line.strip() and not line[0].isspace()]
-    return (after or [first_line(err)])[0] if frames else first_line(err)
+    if frames:
+        after = [line for line in lines[frames[-1] + 1:] if line.strip() and not line[0].isspace()]
+        return (after or [first_line(err)])[0]
+    fields = dict(re.findall(r"^\s*(pid|ip): (\S+)\s*$", text, re.MULTILINE))
+    if not fields:
+        return first_line(err)
+    where = " ".join(f"{'on' if key == 'ip' else key} {fields[key]}"
+                     for key in ("pid", "ip") if key in fields)
+    detail = re.search(r"Worker exit detail: (.+?\.)(?:\s+[A-Z]|\s*$)", text, re.DOTALL)
+    reason = [line for line in lines[1:] if line.strip() and not line[0].isspace()]
+    why = detail[1] if detail else (reason[0] if reason else first_line(err))
+    return f"the worker died ({where}): {why}"

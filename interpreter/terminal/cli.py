@@ -22,8 +22,8 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
 from .. import errors
-from ..errors import (CommandError, FileNotReadable, OptionError, RulebookError, RulebookErrors,
-                      SaveError)
+from ..errors import (CommandError, FileNotReadable, OptionError, RayWorkerFailed, RulebookError,
+                      RulebookErrors, SaveError)
 from ..printable import printable, printable_json
 from .render import guarded, player_label
 from ..runtime.saved import shown
@@ -401,6 +401,8 @@ def play_batch(args, sources: list, games: list, plan: Plan):
         return run_games(sources, plan, args.games, loaded=games, workers=workers,
                          backend=args.backend, address=args.address, coverage=args.coverage,
                          progress=progress, keep_records=args.records is not None)
+    except RayWorkerFailed as err:
+        return err.partial               # reported as a run cut short, then the error
     finally:
         bar.stop()
 
@@ -411,6 +413,8 @@ def report_of(batch, which: int, plan: Plan, games: int, timer: Timer, game) -> 
     report["interrupted"] = batch.interrupted
     report["timing"] = timer.timing(report["played"], report["total_decisions"],
                                     batch.workers, batch.backend)
+    if batch.backend == "ray":
+        report["timing"]["replayed_chunks"] = batch.replayed
     return report
 
 
@@ -441,6 +445,8 @@ def cmd_simulate(args) -> int:
         print_simulation(report, console, title)
         if args.coverage:
             print_coverage(report["coverage"], console)
+    if batch.failure is not None:
+        raise batch.failure
     return 130 if batch.interrupted else 0
 
 
@@ -484,6 +490,8 @@ def cmd_compare(args) -> int:
             for key, title in zip(("base", "variant"), titles):
                 say(console, f"{key}: {title}")
                 print_coverage(result[key]["coverage"], console)
+    if batch.failure is not None:
+        raise batch.failure
     return 130 if batch.interrupted else 0
 
 

@@ -15,15 +15,19 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
 ray = pytest.importorskip("ray")
 
 from interpreter import RulebookError, load_rulebook  # noqa: E402
+from interpreter.errors import RayWorkerFailed  # noqa: E402
 from interpreter.simulation import parallel  # noqa: E402
 from interpreter.simulation.parallel import Source  # noqa: E402
 from interpreter.simulation.simulate import Plan  # noqa: E402
@@ -140,3 +144,112 @@ def test_the_command_starts_and_stops_a_ray_of_its_own_quietly(tmp_path):
          "--seed", "5", "--workers", "1", "--json", "-"],
         capture_output=True, text=True, cwd=tmp_path, timeout=60, check=True).stdout)
     assert without_timing(remote) == without_timing(local)
+
+
+# -- workers that die ------------------------------------------------------------------
+# Made in a function, so that Ray sends the class itself to its workers, not its name.
+
+def dying_worker(at: int, once: Optional[Path] = None):
+    """A worker whose process is killed (SIGKILL, as by `kill -9 PID`) as it
+    starts the chunk of game `at`: every time, or when `once` is given, only
+    the first time (the first to make that file)."""
+
+    class DyingWorker(parallel.RayWorker):
+        def play(self, which, plan, start, stop):
+            if start <= at < stop:
+                try:
+                    if once is not None:
+                        os.close(os.open(once, os.O_CREAT | os.O_EXCL))
+                    os.kill(os.getpid(), signal.SIGKILL)
+                except FileExistsError:
+                    pass
+            return super().play(which, plan, start, stop)
+
+    return DyingWorker
+
+
+def raising_worker(at: int):
+    """A worker whose code raises (outside the rules) on the chunk of game `at`."""
+
+    class RaisingWorker(parallel.RayWorker):
+        def play(self, which, plan, start, stop):
+            if start <= at < stop:
+                raise ValueError(f"no game {at} here")
+            return super().play(which, plan, start, stop)
+
+    return RaisingWorker
+
+
+GAMES = 3000
+KILLED_AT = 1000
+SIMULATE = ["simulate", "kuhn-poker", "--games", str(GAMES), "--seed", "9"]
+
+
+def chunk_of(game: int, games: int = GAMES, workers: int = 2) -> tuple:
+    return next((a, b) for _, a, b in parallel.iter_chunks(games, workers, 1) if a <= game < b)
+
+
+def test_a_worker_killed_mid_run_is_replaced_and_the_report_is_that_of_no_death(
+        tmp_path, capsys, monkeypatch):
+    """Its chunks are played again on the same seeds: the report, but for
+    `timing` (which counts the chunks played again), and the records are
+    those of one local worker."""
+    killed = tmp_path / "killed"
+    monkeypatch.setattr(parallel, "RayWorker", dying_worker(KILLED_AT, once=killed))
+    local = run_cli_json(tmp_path, "local", *SIMULATE, "--coverage", "--workers", "1",
+                         "--records", str(tmp_path / "local.jsonl"))
+    remote = run_cli_json(tmp_path, "ray", *SIMULATE, "--coverage", "--backend", "ray",
+                          "--workers", "2", "--records", str(tmp_path / "ray.jsonl"))
+    out, err = capsys.readouterr()
+    assert killed.exists() and remote["timing"]["replayed_chunks"] >= 1
+    assert not remote["interrupted"] and remote["played"] == GAMES
+    assert without_timing(remote) == without_timing(local)
+    assert (tmp_path / "ray.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
+    assert "died" not in out + err                   # Ray's own line about it is kept back
+
+
+def test_a_chunk_whose_worker_dies_every_time_ends_the_run_with_the_games_finished(
+        tmp_path, capsys, monkeypatch):
+    """Played three times (two retries), the chunk is given up: the report
+    of the games finished is written and printed, marked interrupted, as at
+    Ctrl-C, and the error names the games and why the worker died."""
+    local_records = tmp_path / "local.jsonl"
+    assert cli.main([*SIMULATE, "--workers", "1", "--records", str(local_records),
+                     "--quiet"]) == 0
+    monkeypatch.setattr(parallel, "RayWorker", dying_worker(KILLED_AT))
+    paths = {flag: tmp_path / f"ray{flag[1:]}" for flag in ("--json", "--records")}
+    capsys.readouterr()
+    code = cli.main([*SIMULATE, "--backend", "ray", "--workers", "2",
+                     *(str(x) for flag, path in paths.items() for x in (flag, path))])
+    out, err = capsys.readouterr()
+    assert code == 1 and "Traceback" not in err and "internal" not in err
+    first, hint = err.strip().splitlines()
+    start, stop = chunk_of(KILLED_AT)
+    # The chunks queued behind it at the worker it kills may have run out too.
+    assert first.startswith(f"error[simulate/ray-worker]: a Ray worker failed on games "
+                            f"{start}–{stop - 1}")
+    assert " of kuhn-poker (played 3 times): the worker died (pid " in first
+    assert "killed" in hint
+    report = json.loads(paths["--json"].read_text())
+    played = report["played"]
+    assert report["interrupted"] and 0 < played <= GAMES - (stop - start)
+    assert f"interrupted: the figures of the {played} games finished" in out
+    finished = paths["--records"].read_text().splitlines()
+    assert len(finished) == played and set(finished) <= set(local_records.read_text().splitlines())
+
+
+def test_an_exception_in_a_worker_is_not_played_again(monkeypatch):
+    """On the same seeds it would raise again: the run stops at once, with
+    the exception's message and the batch of the games finished."""
+    monkeypatch.setattr(parallel, "RayWorker", raising_worker(KILLED_AT))
+    game = load_rulebook("kuhn-poker")
+    with pytest.raises(RayWorkerFailed) as caught:
+        parallel.run([Source.of(game, "kuhn-poker")], Plan(2, ("random", "random"), seed=9),
+                     GAMES, workers=2, backend="ray")
+    start, stop = chunk_of(KILLED_AT)
+    assert caught.value.code == "simulate/ray-worker"
+    assert caught.value.message == (f"a Ray worker failed on games {start}–{stop - 1} of "
+                                    f"kuhn-poker: ValueError: no game {KILLED_AT} here")
+    batch = caught.value.partial
+    assert batch.interrupted and batch.replayed == 0 and batch.failure is caught.value
+    assert 0 < batch.tallies[0].played < GAMES
