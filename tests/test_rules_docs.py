@@ -6,6 +6,7 @@ and a variant file shows its base game's rules."""
 from __future__ import annotations
 
 import io
+import os
 import re
 from pathlib import Path
 
@@ -77,3 +78,21 @@ def test_rules_at_the_table_then_the_game_again(tmp_path):
     text = out.getvalue()
     after = text.split("> rules\n", 1)[1]
     assert "Components" in after and "Legal actions" in after
+
+
+@pytest.mark.parametrize("base", ["/etc/passwd", "../../../../../../etc/hostname", "fifo.rules",
+                                  "folder", "/dev/zero"])
+def test_a_variant_line_opens_no_file_outside_its_folder_and_the_library(base, tmp_path,
+                                                                         monkeypatch):
+    """The base a variant names is looked for as the loader looks: a file
+    elsewhere, a FIFO, a folder or a device is never opened, and there are no rules."""
+    os.mkfifo(tmp_path / "fifo.rules")
+    (tmp_path / "folder").mkdir()
+    variant = tmp_path / "mine.rules"
+    variant.write_text(f'variant of "{base}"\n', encoding="utf-8")
+    opened = []
+    real_open = os.open
+    monkeypatch.setattr(os, "open",
+                        lambda path, *a, **k: opened.append(str(path)) or real_open(path, *a, **k))
+    assert rules_file(str(variant)) is None
+    assert opened == [str(variant)]

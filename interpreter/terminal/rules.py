@@ -10,7 +10,9 @@ import re
 from pathlib import Path
 from typing import Optional
 
-from ..errors import CommandError
+from ..errors import CommandError, RulebookError
+from ..language import files
+from ..language.limits import MAX_RULEBOOK_BYTES
 from ..printable import printable
 
 GAMES_DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
@@ -18,7 +20,11 @@ _BASE = re.compile(r'^\s*variant\s+of\s+"([^"\n]+)"', re.M)
 
 
 def rules_file(target: str) -> Optional[Path]:
-    """The players' rules of a game name or rulebook path, or None."""
+    """The players' rules of a game name or rulebook path, or None. A
+    variant's base is found as the loader finds it (`files.locate`: in the
+    variant's folder or the library, a regular file of a rulebook's size),
+    and read within that size, so that a variant line cannot make this
+    open a file from elsewhere, a FIFO or a device."""
     path = Path(target)
     seen = set()
     while True:
@@ -27,14 +33,18 @@ def rules_file(target: str) -> Optional[Path]:
             return doc
         # a variant file: its base's rules
         try:
-            text = path.read_text(encoding="utf-8") if path.is_file() else ""
-        except (OSError, UnicodeDecodeError, ValueError):
+            text = files.read_text(path, str(path), MAX_RULEBOOK_BYTES, "rulebook")
+        except (RulebookError, OSError, ValueError):
             return None
         found = _BASE.search(text)
         if found is None or path in seen:
             return None
         seen.add(path)
-        path = path.parent / found.group(1)
+        try:
+            path = files.locate(found.group(1), path.parent, files.roots(path.parent),
+                                MAX_RULEBOOK_BYTES, "base rulebook")
+        except (RulebookError, OSError, ValueError):
+            return None
 
 
 def rules_text(target: str) -> str:
