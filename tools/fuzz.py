@@ -1483,19 +1483,22 @@ def options_case(rng, index, sources, walker) -> Case:
                     origin="options template")
     decls = {m.group(1): option_kind(m) for m in OPTION_DECL.finditer(case.text)}
     given, wrong = [], []
-    for _ in range(rng.choice((1, 1, 2))):
+    # Each option once: a second `--option` of the same name would stand in for the first.
+    known = rng.sample(sorted(decls), min(len(decls), 2))
+    for k in range(rng.choice((1, 1, 2))):
         roll = rng.random()
-        if roll < 0.12 or not decls:
-            name = rng.choice(("nosuch", "N", "n\x1b[31m", "n.x", "flag ", "mode" * 30))
+        if roll < 0.12 or k >= len(known):
+            name = rng.choice(("nosuch", "N", "n\x1b[31m", "n.x"))
             value, bad = rng.choice(OPTION_VALUES)[0], True
         else:
-            name = rng.choice(sorted(decls))
+            name = known[k]
             if roll < 0.25:
                 value = rng.choice(CONTROLS)
                 bad = True
             else:
                 value, kinds = rng.choice(OPTION_VALUES)
                 bad = decls[name] in kinds
+        bad = bad and value.strip() != ""        # `NAME=` is a usage error of its own
         given.append(f"{name}={value}")
         if bad:
             wrong.append((name, decls.get(name, "unknown name")))
