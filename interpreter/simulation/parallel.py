@@ -440,8 +440,9 @@ def _core_reason(text: str) -> str:
     return re.sub(r"^\[[^\]]*\]\s*\S+:\d+:\s*", "", lines[-1]) if lines else ""
 
 
-# Ray turns token authentication on for a cluster of `ray start` but never
-# for a driver given an address.
+# A head of `ray start` has token authentication on when RAY_AUTH_MODE=token
+# or, that unset, when it found a token as it started; a driver given an
+# address never switches it on by itself (README, "Many machines: Ray").
 _AUTH_HINT = ("a cluster with token authentication needs RAY_AUTH_MODE=token here and the "
               "head's token (`ray get-auth-token` there) in RAY_AUTH_TOKEN or ~/.ray/auth_token")
 
@@ -497,7 +498,7 @@ def _run_actors(ray, sources, plan, games, workers, coverage, take, started) -> 
         try:
             ray.get(ref)
         except ray.exceptions.RayError as err:
-            cause = _cause(err)
+            cause = _cause(err, died=True)
             replace(slot, worker, starts + 1)
             return
         crew[slot] = worker
@@ -514,10 +515,11 @@ def _run_actors(ray, sources, plan, games, workers, coverage, take, started) -> 
         try:
             result = ray.get(ref)
         except ray.exceptions.RayError as err:
-            cause = _cause(err)
+            raised = isinstance(err, ray.exceptions.RayTaskError)
+            cause = _cause(err, died=not raised)
             # An exception in the worker's code is not played again: on the
             # same seeds, the chunk would raise it again.
-            if isinstance(err, ray.exceptions.RayTaskError) or tries == RETRIES:
+            if raised or tries == RETRIES:
                 failed.append((chunk, tries + 1, cause))
             elif not last:
                 if current:
@@ -608,12 +610,12 @@ _WORKER_HINT = ("on a cluster, every machine needs this version of rulebook inst
                 "(pip install 'rulebook[ray]')")
 
 
-def _cause(err) -> str:
-    """The error a worker raised, or why it died, in one line, without Ray's
-    traceback: the exception itself when Ray kept it; for an actor that
-    died, its process and machine and the reason Ray gives; for one whose
-    start failed, the line after the traceback's last frame (Ray keeps only
-    the text of an error that killed an actor)."""
+def _cause(err, died: bool = False) -> str:
+    """The error a worker raised, or why it `died`, in one line, without
+    Ray's traceback: the exception itself when Ray kept it; for an actor
+    whose start failed, the line after the traceback's last frame (Ray keeps
+    only the text of an error that killed an actor); for one that died, its
+    process and machine, and the reason Ray gives."""
     cause = getattr(err, "cause", None)
     if isinstance(cause, BaseException):
         return f"{type(cause).__name__}: {first_line(cause)}"
@@ -623,12 +625,12 @@ def _cause(err) -> str:
     if frames:
         after = [line for line in lines[frames[-1] + 1:] if line.strip() and not line[0].isspace()]
         return (after or [first_line(err)])[0]
-    fields = dict(re.findall(r"^\s*(pid|ip): (\S+)\s*$", text, re.MULTILINE))
-    if not fields:
+    if not died:
         return first_line(err)
+    fields = dict(re.findall(r"^\s*(pid|ip): (\S+)\s*$", text, re.MULTILINE))
     where = " ".join(f"{'on' if key == 'ip' else key} {fields[key]}"
                      for key in ("pid", "ip") if key in fields)
     detail = re.search(r"Worker exit detail: (.+?\.)(?:\s+[A-Z]|\s*$)", text, re.DOTALL)
     reason = [line for line in lines[1:] if line.strip() and not line[0].isspace()]
     why = detail[1] if detail else (reason[0] if reason else first_line(err))
-    return f"the worker died ({where}): {why}"
+    return f"the worker died{f' ({where})' if where else ''}: {why}"
