@@ -9,7 +9,6 @@ whose steps each do a lot of work still plays to its end."""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -48,10 +47,8 @@ def play(game):
 
 def test_nested_aggregates_stop_with_rule_loop_at_their_statement(tmp_path):
     game = load(tmp_path, HEADER + PLAY + "action go\n  set total = " + EXPLODING + "\n" + SCORING)
-    start = time.process_time()
-    with pytest.raises(RuleLoop) as info:
+    with pytest.raises(RuleLoop) as info:       # how soon: tools/hostile_limits.py
         play(game)
-    assert time.process_time() - start < 5          # about a second; generous for a busy machine
     assert info.value.code == "rule/loop" and info.value.span.line == 10
 
 

@@ -13,7 +13,6 @@ import ast
 import importlib.util
 import json
 import re
-import time
 from functools import partial
 from pathlib import Path
 
@@ -218,12 +217,11 @@ def test_a_rule_error_in_compiled_statements_names_its_line_and_column(tmp_path,
     "  repeat until total < 0\n    add 1 to total\n",
     "  repeat 100000 times\n    for each q in players\n      add 1 to total\n",
 ])
-def test_a_compiled_loop_stops_with_rule_loop_within_about_a_second(tmp_path, body):
+def test_a_compiled_loop_stops_with_rule_loop(tmp_path, body):
+    # how soon: tools/hostile_limits.py measures these loops (tests/hostile/play/)
     game = loop_game(tmp_path, body)
-    start = time.process_time()
     with pytest.raises(RuleLoop) as info:
         play_to_error(game)
-    assert time.process_time() - start < 5       # about a second; generous for a busy machine
     assert info.value.code == "rule/loop" and info.value.span.line >= 11
 
 
