@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -39,12 +40,22 @@ LOOP = ROOT / "tests" / "engine" / "loop.rules"
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
     """One Ray for the module, which `--dist loadfile` (README's third
-    command) keeps on one pytest-xdist worker."""
+    command) keeps on one pytest-xdist worker. Its token authentication has
+    a token of its own in RAY_AUTH_TOKEN, which the command's Ray (started by
+    a test) inherits: else Ray would write one to ~/.ray/auth_token, which
+    would switch authentication on for a later `ray start` there."""
+    saved = {name: os.environ.get(name) for name in ("RAY_AUTH_TOKEN", "RAY_AUTH_MODE")}
+    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
     # "local": a Ray of its own, never a cluster `ray start` left on the machine
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
              logging_level=logging.ERROR)
     yield
     ray.shutdown()
+    for name, value in saved.items():                 # Ray sets RAY_AUTH_MODE itself
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 def run_cli_json(tmp_path, name, *argv) -> dict:
