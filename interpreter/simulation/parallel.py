@@ -589,7 +589,8 @@ def _failure(failed: list, sources: list, lost: Optional[str]) -> RayWorkerFaile
             named = [f"{a}–{b - 1}" if b - a > 1 else f"{a}" for a, b in spans]
             more = f" and {len(named) - SHOWN} more" if len(named) > SHOWN else ""
             plural = "s" if len(named) > 1 or spans[0][1] - spans[0][0] > 1 else ""
-            games.append(f"game{plural} {', '.join(named[:SHOWN])}{more} of {source.target}")
+            side = ("the base ", "the variant ")[which] if len(sources) == 2 else ""
+            games.append(f"game{plural} {', '.join(named[:SHOWN])}{more} of {side}{source.target}")
     times = f" (played {played} times)" if played > 1 else ""
     return RayWorkerFailed(f"a Ray worker failed on {'; '.join(games)}{times}: {cause}",
                            hint=_hint(cause))
