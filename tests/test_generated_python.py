@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # strings) and option values from the command line may hold (anything)
 HOSTILE = ["'); __import__('os').system('echo pwned') #", "\\' + exec('1') + '",
            "ｅｘｅｃ(ｏｐｅｎ('x'))", "еval", "{k1} env['s'] s.vars[0] = 1", "\\"]
-OPTION_VALUE = "\"\"\"\n__import__('os')\n'''\r\x00"
+# the most hostile text an option of words may hold: no double quote, no line break
+OPTION_VALUE = "'''+__import__('os').system('id')#{0}\\\x00\t'"
 
 HOSTILE_RULES = """game "Hostile"
 players 2
