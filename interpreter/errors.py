@@ -294,17 +294,24 @@ class CommandError(RulebookError):
     code = "command/usage"
 
 
-class RayWorkerFailed(RulebookError):
-    """A simulation's Ray worker that failed outside the rules: one that
-    died more often than a chunk is played again, or an exception in it.
-    `partial` is what the games finished gave (the simulation's batch), for
-    the command to report before the error."""
+class WorkerFailed(RulebookError):
+    """A simulation's worker process that failed outside the rules: one
+    that died (killed, out of memory) more often than a chunk is played
+    again. `partial` is what the games finished gave (the simulation's
+    batch), for the command to report before the error."""
 
-    code = "simulate/ray-worker"
+    code = "simulate/worker"
 
     def __init__(self, message: str, hint: Optional[str] = None, partial=None):
         super().__init__(message, hint=hint)
         self.partial = partial
+
+
+class RayWorkerFailed(WorkerFailed):
+    """A simulation's Ray worker that failed outside the rules: one that
+    died more often than a chunk is played again, or an exception in it."""
+
+    code = "simulate/ray-worker"
 
 
 # -- helpers -------------------------------------------------------------------

@@ -8,13 +8,16 @@ computed by hand (table-driven).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import math
 import os
 import random
+import re
 import socket
 import sys
+import threading
 import tracemalloc
 from pathlib import Path
 
@@ -167,6 +170,121 @@ def test_ctrl_c_prints_the_partial_report(monkeypatch, capsys):
     assert code == 130
     assert "interrupted" in out and "5 games finished" in out
     assert "Traceback" not in out + err
+
+
+# -- workers that die ------------------------------------------------------------------
+
+KUHN = ["simulate", "kuhn-poker", "--games", "1000", "--seed", "9"]
+
+
+def chunk_of(game: int, games: int = 1000, sources: int = 1) -> tuple:
+    """(start, stop) of the chunk that holds `game` in a run of two workers."""
+    return next((a, b) for _, a, b in parallel.iter_chunks(games, 2, sources) if a <= game < b)
+
+
+@pytest.fixture
+def kill_at(monkeypatch):
+    """kill_at(start, times): a worker process kills itself (SIGKILL, as
+    `kill -9 PID` would) as it starts the chunk beginning at game `start`,
+    the first `times` times that chunk is played."""
+    def kill(start: int, times: int) -> None:
+        monkeypatch.setattr(parallel, "_KILL_AT", (start, times))
+    return kill
+
+
+@contextlib.contextmanager
+def another_thread():
+    """A thread running meanwhile, as a progress display's does."""
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+@pytest.mark.parametrize("threads", [1, 2], ids=["forked", "spawned"])
+def test_a_worker_killed_mid_run_is_replaced_and_the_report_is_that_of_no_death(
+        tmp_path, capsys, kill_at, threads):
+    """Its chunk is played again on the same seeds: the report, but for
+    `timing` (which counts the chunk played again), and the records are
+    those of one worker. The new worker is forked, or started afresh while
+    this process runs another thread."""
+    one = run_cli_json(tmp_path, "one", *KUHN, "--coverage", "--workers", "1",
+                       "--records", str(tmp_path / "one.jsonl"))
+    kill_at(chunk_of(400)[0], 1)
+    with another_thread() if threads == 2 else contextlib.nullcontext():
+        assert threading.active_count() == threads
+        two = run_cli_json(tmp_path, "two", *KUHN, "--coverage", "--workers", "2",
+                           "--records", str(tmp_path / "two.jsonl"))
+    capsys.readouterr()
+    assert two["timing"]["replayed_chunks"] == 1 and one["timing"].get("replayed_chunks") is None
+    assert not two["interrupted"] and two["played"] == 1000
+    assert without_timing(two) == without_timing(one)
+    assert (tmp_path / "two.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
+
+
+def test_a_chunk_whose_worker_dies_every_time_ends_the_run_with_the_games_finished(
+        tmp_path, capsys, kill_at):
+    """Played three times (two retries), the chunk is given up: the report
+    of the games finished is written and printed, marked interrupted, as at
+    Ctrl-C, and the error names the games and the signal that killed the
+    worker."""
+    full = tmp_path / "full.jsonl"
+    assert cli.main([*KUHN, "--workers", "1", "--records", str(full), "--quiet"]) == 0
+    start, stop = chunk_of(400)
+    kill_at(start, parallel.RETRIES + 1)
+    paths = {flag: tmp_path / f"two{flag[1:]}" for flag in ("--json", "--records")}
+    capsys.readouterr()
+    code = cli.main([*KUHN, "--workers", "2",
+                     *(str(x) for flag, path in paths.items() for x in (flag, path))])
+    out, err = capsys.readouterr()
+    assert code == 1 and "Traceback" not in err and "internal" not in err
+    first, hint = err.strip().splitlines()
+    assert re.fullmatch(rf"error\[simulate/worker\]: a worker process failed on games "
+                        rf"{start}–{stop - 1} of kuhn-poker \(played 3 times\): pid \d+ was "
+                        rf"killed by SIGKILL", first), first
+    assert "killed" in hint and "memory" in hint
+    report = json.loads(paths["--json"].read_text())
+    played = report["played"]
+    assert report["interrupted"] and 0 < played <= 1000 - (stop - start)
+    assert report["timing"]["replayed_chunks"] == parallel.RETRIES
+    assert f"interrupted: the figures of the {played} games finished" in out
+    finished = paths["--records"].read_text().splitlines()
+    assert len(finished) == played and set(finished) <= set(full.read_text().splitlines())
+
+
+def test_a_comparison_with_a_worker_killed_is_that_of_no_death(tmp_path, capsys, kill_at):
+    """Both sides' chunks of those games die once, and are played again."""
+    argv = ["compare", str(COUNTER), str(COUNTER), "--variant-option", "target=3",
+            "--games", "400", "--seed", "4"]
+    one = run_cli_json(tmp_path, "one", *argv, "--workers", "1")
+    kill_at(chunk_of(150, games=400, sources=2)[0], 1)
+    two = run_cli_json(tmp_path, "two", *argv, "--workers", "2")
+    capsys.readouterr()
+    assert two["base"]["timing"]["replayed_chunks"] == 2
+    assert two["comparison"] == one["comparison"] and not two["comparison"]["interrupted"]
+    for side in ("base", "variant"):
+        assert without_timing(two[side]) == without_timing(one[side])
+
+
+def test_an_exception_outside_the_rules_in_a_worker_is_raised_as_with_one_worker(monkeypatch):
+    """Not a death, and not played again (on the same seeds it would raise
+    again): the run stops with it, as with one worker."""
+    real = parallel.play_game
+
+    def broken(game, plan, index):
+        if index == 50:
+            raise ValueError(f"no game {index} here")
+        return real(game, plan, index)
+    monkeypatch.setattr(parallel, "play_game", broken)   # forked workers have it too
+    game = load_rulebook("kuhn-poker")
+    for workers in (1, 2):
+        with pytest.raises(ValueError, match="^no game 50 here$"):
+            parallel.run([Source.of(game, "kuhn-poker")], Plan(2, ("random", "random")), 200,
+                         loaded=[game], workers=workers)
 
 
 # -- compare ----------------------------------------------------------------------------

@@ -10,27 +10,30 @@ arrives and lets it go, and the chunks are made as they are sent, a few
 ahead of the workers, so a run of a billion games needs no more memory than
 one of a thousand; asked to, it also keeps the records, sorted by game.
 Three backends share that contract: this process (one worker, game by game
-on every source in turn), a `concurrent.futures.ProcessPoolExecutor` whose
-workers load each rulebook once in their initializer, and Ray
-(`ray.init(address=…)`), imported only when asked for, whose workers are
+on every source in turn), a pool of worker processes, each given its chunks
+through a pipe of its own, which load each rulebook once as they start, and
+Ray (`ray.init(address=…)`), imported only when asked for, whose workers are
 actors that load each rulebook once when they start — from its checked IR,
 so the machines of a cluster need the package but no rulebook file. Ctrl-C
 stops the run and keeps what the chunks already finished gave, marked
-`interrupted`. On Ray, a worker that dies (its process killed, its machine
-gone) is replaced, and the chunks it held are played again, at most
-`RETRIES` times each: on the same seeds, so the report is the one of a run
-without the death. A chunk that runs out of retries, or an exception in a
-worker, stops the run as Ctrl-C does, and `RayWorkerFailed` carries what the
-chunks finished gave.
+`interrupted`. A worker that dies (its process killed, by `kill -9` or the
+system out of memory, or on Ray its machine gone) is replaced, and the
+chunks it held are played again, at most `RETRIES` times each: on the same
+seeds, so the report is the one of a run without the death. A chunk that
+runs out of retries (or on Ray an exception in a worker) stops the run as
+Ctrl-C does, and `WorkerFailed` (`RayWorkerFailed` on Ray) carries what the
+chunks finished gave. A rule error in a game stops the run with that error,
+as with one worker.
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
-import itertools
 import logging
+import multiprocessing
 import os
+import pickle
 import re
 import signal
 import socket
@@ -38,11 +41,11 @@ import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from multiprocessing import connection
 from typing import Callable, Optional
 
-from ..errors import CommandError, RayWorkerFailed, RulebookError
+from ..errors import CommandError, RayWorkerFailed, RulebookError, WorkerFailed
 from .simulate import Pairing, Plan, Tally, play_game
 
 BACKENDS = ("local", "ray")
@@ -110,7 +113,7 @@ class Batch:
     backend: str
     records: Optional[list] = None
     replayed: int = 0
-    failure: Optional[RayWorkerFailed] = None
+    failure: Optional[WorkerFailed] = None
 
 
 def coverage_counts(game) -> dict:
@@ -250,7 +253,8 @@ def run(sources: list, plan: Plan, games: int, *, loaded: Optional[list] = None,
         interrupted = _run_here(loaded or [s.load() for s in sources], plan, games,
                                 coverage, take)
     else:
-        interrupted = _run_pool(sources, plan, games, workers, coverage, take, started)
+        interrupted, replayed, failure = _run_pool(sources, plan, games, workers, coverage,
+                                                   take, started)
     for rs in records:
         rs.sort(key=lambda r: r.index)
     batch = Batch(tallies, pairing, merged, interrupted or failure is not None, workers,
@@ -284,47 +288,191 @@ def _run_here(games_here: list, plan, games, coverage, take) -> bool:
     return interrupted
 
 
-def _run_pool(sources, plan, games, workers, coverage, take, started) -> bool:
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
-                               initargs=(sources, coverage))
+def _run_pool(sources, plan, games, workers, coverage, take, started) -> tuple:
+    """Starts the worker processes and keeps `AHEAD` chunks sent to each: a
+    worker that sends back a chunk is sent the next one. A worker that dies
+    is replaced, and the chunks it held are sent again first, to the next
+    worker with room: the one it was playing counts as played once more, at
+    most `RETRIES` times; those queued behind it had not started. Returns
+    (interrupted, the chunks played again, the error that stopped the run
+    or None)."""
+    crew = [_Process(sources, coverage) for _ in range(workers)]
+    todo = iter_chunks(games, workers, len(sources), searches(plan))
+    again: collections.deque = collections.deque()   # (chunk, times played) to send again
+    failed: list = []                                 # (chunk, times played, cause) given up
+    replayed, lost = 0, None                          # lost: why no worker is left
+
+    def fill() -> None:
+        for worker in crew:
+            while len(worker.held) < AHEAD:
+                chunk, tries = again.popleft() if again else (next(todo, None), 0)
+                if chunk is None:
+                    return
+                worker.send(plan, chunk, tries)
+
+    def bury(worker: _Process) -> None:
+        """Takes a dead worker's chunks back, and starts one in its place."""
+        nonlocal replayed, lost
+        crew.remove(worker)
+        cause = worker.end()
+        (chunk, tries), *behind = worker.held
+        if tries == RETRIES:
+            failed.append((chunk, tries + 1, cause))
+            return
+        again.extend([(chunk, tries + 1), *behind])
+        replayed += 1
+        try:
+            crew.append(_Process(sources, coverage))
+        except OSError as err:                        # no memory or no process left for it
+            if not crew:
+                lost = f"a new one could not start: {err.strerror or err}"
+
     try:
-        todo = iter_chunks(games, workers, len(sources), searches(plan))
-        pending: set = set()
-
-        def send() -> None:
-            for which, start, stop in itertools.islice(todo, workers * AHEAD - len(pending)):
-                pending.add(pool.submit(_pool_chunk, which, plan, start, stop, coverage))
-
-        send()
+        fill()
         started()
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                take(future.result())
-            send()
+        while not failed and not lost:
+            busy = {w.pipe: w for w in crew if w.held}
+            if not busy:
+                break
+            for pipe in connection.wait(list(busy)):
+                worker = busy[pipe]
+                answer = worker.answer()
+                if answer is None:
+                    bury(worker)
+                elif isinstance(answer, Chunk):
+                    take(answer)
+                else:                                 # not the rules': a bug, as with one worker
+                    raise answer
+            fill()
+        if failed or lost:
+            # The chunks already back count; no other is waited for.
+            for worker in crew:
+                while worker.held and worker.pipe.poll(0):
+                    answer = worker.answer()
+                    if not isinstance(answer, Chunk):
+                        break
+                    take(answer)
     except KeyboardInterrupt:
-        _stop(pool)
-        return True
-    except BaseException:
-        _stop(pool)
-        raise
-    pool.shutdown()
-    return False
+        return True, replayed, None
+    finally:
+        now = bool(failed or lost) or any(w.held for w in crew)
+        for worker in crew:
+            worker.stop(now)
+    failure = _failure(failed, sources, lost, local=True) if failed or lost else None
+    return False, replayed, failure
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Drops the chunks not started and ends the workers now, not after
-    their current chunk."""
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
-    # Before 3.14 concurrent.futures has no public way to stop a running
-    # task; the processes must be taken before shutdown() forgets them.
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    if terminate is not None:
-        terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
+class _Process:
+    """A worker process of the pool, the pipe to it, and the chunks sent to
+    it and not yet back, oldest first: it plays them in that order."""
+
+    def __init__(self, sources: list, coverage: bool):
+        # Forked, a copy of this process ready at once, while it runs no
+        # other thread; else (a progress display's thread, say) started
+        # afresh: a lock another thread holds as this one forks would stay
+        # held in the child for good.
+        context = multiprocessing.get_context("spawn" if threading.active_count() > 1 else None)
+        self.pipe, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs, sources, coverage),
+                                       daemon=True)
+        try:
+            self.process.start()
+        finally:
+            theirs.close()                # else its end would stay open here after its death
+        self.held: collections.deque = collections.deque()
+
+    def send(self, plan: Plan, chunk: tuple, tries: int) -> None:
+        which, start, stop = chunk
+        kill = _KILL_AT is not None and _KILL_AT[0] == start and tries < _KILL_AT[1]
+        self.held.append((chunk, tries))
+        try:
+            self.pipe.send((which, plan, start, stop, kill))
+        except OSError:
+            pass                          # dead: its pipe's end says so, and the chunk is held
+
+    def answer(self):
+        """The next chunk back (or the exception it raised), None if the
+        process died first."""
+        try:
+            answer = self.pipe.recv()
+        except (EOFError, OSError):
+            return None
+        self.held.popleft()
+        return answer
+
+    def end(self) -> str:
+        """Waits for a dead worker to be gone, and says how it died."""
+        self.pipe.close()
+        self.process.join(timeout=END_SECONDS)
+        if self.process.exitcode is None:             # its pipe is closed: no use to us
+            self.process.kill()
+            self.process.join()
+        code = self.process.exitcode
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"pid {self.process.pid} was killed by {name}"
+        return f"pid {self.process.pid} ended with exit status {code}"
+
+    def stop(self, now: bool) -> None:
+        """Ends the worker: `now` without waiting for the chunk it plays."""
+        if not now:
+            with contextlib.suppress(OSError):
+                self.pipe.send(None)
+            self.process.join(timeout=END_SECONDS)
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(timeout=END_SECONDS)
+        self.pipe.close()
+
+
+END_SECONDS = 5
+
+# For tests only: (game, times) has a worker process of the pool kill itself
+# (SIGKILL, as `kill -9` or the system out of memory would) as it starts a
+# chunk beginning at that game (of any source), the first `times` times it
+# plays that chunk.
+# Set in this process, which reads it as it sends each chunk; no command line,
+# rulebook or file reaches it.
+_KILL_AT: Optional[tuple] = None
+
+
+def _serve(pipe, sources: list, coverage: bool) -> None:
+    """A worker process: builds each source's game, then plays every chunk
+    it is sent and sends back its `Chunk` — or an exception outside the
+    rules, which the parent raises, as it would with one worker — until
+    told to stop (None) or its parent is gone."""
+    broken = None
+    try:
+        _init_worker(sources, coverage)
+    except Exception as err:  # noqa: BLE001 - the answer to every chunk
+        broken = _sendable(err)
+    while True:
+        try:
+            task = pipe.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        which, plan, start, stop, kill = task
+        if kill:
+            os.kill(os.getpid(), signal.SIGKILL)
+        try:
+            answer = broken or _pool_chunk(which, plan, start, stop, coverage)
+        except Exception as err:  # noqa: BLE001 - as above
+            answer = _sendable(err)
+        pipe.send(answer)
+
+
+def _sendable(err: Exception) -> Exception:
+    """The exception, or if it cannot be pickled, one that says what it was."""
+    try:
+        pickle.loads(pickle.dumps(err))
+        return err
+    except Exception:  # noqa: BLE001 - any failure to pickle
+        return RuntimeError(f"{type(err).__name__}: {err}")
 
 
 def _run_ray(sources, plan, games, workers, address, coverage, take, started) -> tuple:
@@ -575,12 +723,14 @@ RETRIES = 2
 START_SECONDS = 60
 
 
-def _failure(failed: list, sources: list, lost: Optional[str]) -> RayWorkerFailed:
+def _failure(failed: list, sources: list, lost: Optional[str],
+             local: bool = False) -> WorkerFailed:
     """The error of the chunks given up (their games, and the first cause),
-    or of a run that lost all its workers."""
+    or of a run that lost all its workers; `local`: of the process pool."""
+    error, who = (WorkerFailed, "worker process") if local else (RayWorkerFailed, "Ray worker")
     if not failed:
-        return RayWorkerFailed(f"no Ray worker is left to play on: {lost}",
-                               hint=_hint(lost))
+        return error(f"no {who} is left to play on: {lost}",
+                     hint=_PROCESS_HINT if local else _hint(lost))
     _, played, cause = failed[0]
     games = []
     for which, source in enumerate(sources):
@@ -592,8 +742,8 @@ def _failure(failed: list, sources: list, lost: Optional[str]) -> RayWorkerFaile
             side = ("the base ", "the variant ")[which] if len(sources) == 2 else ""
             games.append(f"game{plural} {', '.join(named[:SHOWN])}{more} of {side}{source.target}")
     times = f" (played {played} times)" if played > 1 else ""
-    return RayWorkerFailed(f"a Ray worker failed on {'; '.join(games)}{times}: {cause}",
-                           hint=_hint(cause))
+    return error(f"a {who} failed on {'; '.join(games)}{times}: {cause}",
+                 hint=_PROCESS_HINT if local else _hint(cause))
 
 
 def _hint(cause: str) -> str:
@@ -609,6 +759,9 @@ _DEATH_HINT = ("a worker dies when its process is killed (by the system when mem
                "session on that machine say more")
 _WORKER_HINT = ("on a cluster, every machine needs this version of rulebook installed "
                 "(pip install 'rulebook[ray]')")
+_PROCESS_HINT = ("a worker process dies when it is killed: by `kill`, or by the system when "
+                 "memory runs out (its log says so: `dmesg`, `journalctl -k`); fewer --workers "
+                 "need less memory")
 
 
 def _cause(err, died: bool = False) -> str:

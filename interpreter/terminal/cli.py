@@ -22,8 +22,8 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
 from .. import errors
-from ..errors import (CommandError, FileNotReadable, OptionError, RayWorkerFailed, RulebookError,
-                      RulebookErrors, SaveError)
+from ..errors import (CommandError, FileNotReadable, OptionError, RulebookError,
+                      RulebookErrors, SaveError, WorkerFailed)
 from ..printable import printable, printable_json
 from .render import guarded, player_label
 from ..runtime.saved import shown
@@ -401,7 +401,7 @@ def play_batch(args, sources: list, games: list, plan: Plan):
         return run_games(sources, plan, args.games, loaded=games, workers=workers,
                          backend=args.backend, address=args.address, coverage=args.coverage,
                          progress=progress, keep_records=args.records is not None)
-    except RayWorkerFailed as err:
+    except WorkerFailed as err:          # on Ray too
         return err.partial               # reported as a run cut short, then the error
     finally:
         bar.stop()
@@ -413,7 +413,7 @@ def report_of(batch, which: int, plan: Plan, games: int, timer: Timer, game) -> 
     report["interrupted"] = batch.interrupted
     report["timing"] = timer.timing(report["played"], report["total_decisions"],
                                     batch.workers, batch.backend)
-    if batch.backend == "ray":
+    if batch.backend == "ray" or batch.workers > 1:
         report["timing"]["replayed_chunks"] = batch.replayed
     return report
 
