@@ -211,12 +211,13 @@ def test_a_worker_killed_mid_run_is_replaced_and_the_report_is_that_of_no_death(
     """Its chunk is played again on the same seeds: the report, but for
     `timing` (which counts the chunk played again), and the records are
     those of one worker. The new worker is forked, or started afresh while
-    this process runs another thread."""
+    this process runs another thread (a thread some other test left running
+    makes both cases the second)."""
     one = run_cli_json(tmp_path, "one", *KUHN, "--coverage", "--workers", "1",
                        "--records", str(tmp_path / "one.jsonl"))
     kill_at(chunk_of(400)[0], 1)
     with another_thread() if threads == 2 else contextlib.nullcontext():
-        assert threading.active_count() == threads
+        assert threading.active_count() >= threads
         two = run_cli_json(tmp_path, "two", *KUHN, "--coverage", "--workers", "2",
                            "--records", str(tmp_path / "two.jsonl"))
     capsys.readouterr()

@@ -164,7 +164,7 @@ def _pool_chunk(which, plan, start, stop, coverage) -> Chunk:
 
 class RayWorker:
     """A worker of a Ray cluster (an actor holding one CPU): it builds each
-    source's game once, as a pool worker does in its initializer, and then
+    source's game once, as a pool worker does when it starts, and then
     plays the chunks sent to it one after the other."""
 
     def __init__(self, sources: list, coverage: bool):
