@@ -1455,15 +1455,15 @@ OPTION_DECL = re.compile(r"^option\s+(\w+)\s*(:\s*(\d+)\s+of\s+(\w+)\s*)?=\s*(.*
                          re.M)
 KINDS = ("number", "bool", "word", "one of", "pick")
 # (value, the kinds of option it is wrong for)
-OPTION_VALUES = (("NaN", KINDS), ("Infinity", KINDS), ("-Infinity", KINDS), ("1e308", KINDS),
+WORDLESS = ("number", "bool", "one of", "pick")      # the kinds a plain word is wrong for
+OPTION_VALUES = (("NaN", WORDLESS), ("Infinity", WORDLESS), ("-Infinity", KINDS), ("1e308", KINDS),
                  ("-1e308", KINDS), ("1.5", KINDS), ("10.0", KINDS), ('{"a":1}', KINDS),
                  ("null", KINDS), ("[]", KINDS), ("[1, 2]", KINDS), ('"\\u001b[31m"', KINDS),
                  ("9" * 40, ("bool", "word", "one of", "pick")),
                  ("9" * 5000, ("bool", "word", "one of", "pick")),
                  ("-" + "9" * 40, ("bool", "word", "one of", "pick")),
                  ("-1", ("bool", "word", "one of", "pick")), ("2", ("bool", "word", "pick")),
-                 ("true", ("number", "word", "one of", "pick")),
-                 ("maybe", ("number", "bool", "one of", "pick")),
+                 ("true", ("number", "one of", "pick")), ("maybe", WORDLESS),
                  ("0x10", ("number", "bool", "one of", "pick")),
                  ("1_000", ("number", "bool", "pick")),
                  (" 3", ()), ("3 ", ()), ("", ()), ("3=4", ("number", "bool", "pick")), ("yes", ()),
@@ -1485,11 +1485,13 @@ def options_case(rng, index, sources, walker) -> Case:
     given, wrong = [], []
     # Each option once: a second `--option` of the same name would stand in for the first.
     known = rng.sample(sorted(decls), min(len(decls), 2))
+    usage = False             # a name that is none, or an empty value: a usage error first
     for k in range(rng.choice((1, 1, 2))):
         roll = rng.random()
         if roll < 0.12 or k >= len(known):
             name = rng.choice(("nosuch", "N", "n\x1b[31m", "n.x"))
             value, bad = rng.choice(OPTION_VALUES)[0], True
+            usage = usage or not name.isidentifier()
         else:
             name = known[k]
             if roll < 0.25:
@@ -1498,16 +1500,16 @@ def options_case(rng, index, sources, walker) -> Case:
             else:
                 value, kinds = rng.choice(OPTION_VALUES)
                 bad = decls[name] in kinds
-        bad = bad and value.strip() != ""        # `NAME=` is a usage error of its own
+        usage = usage or value.strip() == ""
         given.append(f"{name}={value}")
         if bad:
             wrong.append((name, decls.get(name, "unknown name")))
     options = [w for item in given for w in ("--option", item)]
-    if wrong:
+    if wrong and not usage:
         case.expect = "option/"
         case.place = f"--option {wrong[0][0]}"
         case.topic = wrong[0][1]
-    command = rng.choice(("validate", "simulate", "play", "show")) if wrong else "all"
+    command = rng.choice(("validate", "simulate", "play", "show")) if case.expect else "all"
     sim = simulate_stage(case.text, rng, 2)
     sim = replace(sim, args=(*options, *sim.args))
     play = play_stage(case.text, rng, options=options)
@@ -2003,9 +2005,10 @@ def conclude(case: Case, records: list) -> "Result":
     commands = "+".join(stage.command for stage, _, _ in records)
     if last.cls == "valid":
         if marks:
-            line = shape(case.text.split("\n")[marks[0] - 1])
-            return Result("corrupt", f"{commands}: ok, but a line marked to be refused ran: {line}",
-                          last.stage, last.output)
+            lines = case.text.split("\n")
+            what = " / ".join(dict.fromkeys(shape(lines[n - 1]) for n in marks))[:160]
+            return Result("corrupt", f"{commands}: ok, but the lines marked to be refused ran: "
+                          f"{what}", last.stage, last.output)
         if case.expect:
             return Result("corrupt", f"{commands}: ok, but {case.place or 'the case'} must be "
                           f"refused with error[{case.expect}…]", last.stage, last.output,
@@ -2030,10 +2033,8 @@ def conclude(case: Case, records: list) -> "Result":
         line, code = errors[0]
         lines = case.text.split("\n")
         text = lines[int(line) - 1] if int(line) <= len(lines) else ""
-        first = shape(lines[marks[0] - 1])
         return Result("miscoded", f"{last.stage}: error[{code}] at a line not marked to be "
-                      f"refused: {shape(text)}", last.stage, last.output,
-                      group=f"{last.stage} {code} before {first}")
+                      f"refused: {shape(text)}", last.stage, last.output)
     return last
 
 
