@@ -180,6 +180,8 @@ _PYTHON_WORDS = [
     (re.compile(r"list indices must be integers or slices, not (\w+)"),
      lambda m: f"an item of a list at {_KINDS.get(m[1], m[1])}"),
     (re.compile(r"(list|tuple) index out of range"), lambda m: "an item past the end of a list"),
+    (re.compile(r"unhashable type: '(\w+)'"),
+     lambda m: f"{_KINDS.get(m[1], m[1])} where one value is needed (a player, a piece, a cell)"),
 ]
 
 

@@ -25,9 +25,11 @@ class _Column:
         self.fn, self.column = fn, column
 
 
-def _of_element(c: Compiled, var: str):
-    """The closure, or a `_Column` when `c` is column[var] (and no entry fails)."""
-    if c.lookup is not None and c.lookup[1].local == var \
+def _of_element(c: Compiled, var: str, pieces: bool):
+    """The closure, or a `_Column` when `c` is column[var] (and no entry
+    fails) and the elements are sure to be pieces (`pieces`: the table is
+    then read without looking them up first)."""
+    if pieces and c.lookup is not None and c.lookup[1].local == var \
             and not any(v is _NO_VALUE for v in c.lookup[0]):
         return _Column(c.fn, c.lookup[0])
     return c.fn

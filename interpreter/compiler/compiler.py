@@ -18,7 +18,7 @@ from .compiled import Compiled
 from .expressions import ExprCompiler, describe, family
 from ..runtime.layout import Layout, build_layout
 from ..runtime.views import show_value
-from ..stdlib.types import ANY, CELL, PLAYER, elem, is_comp, list_of
+from ..stdlib.types import ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, elem, is_comp, list_of
 from .optimise import draws, names_read
 from .pyblocks import RunCompiler
 from .pysource import Module, PyFormulas
@@ -160,12 +160,12 @@ class Compiler:
             for h in comp["has"]:
                 column = lay.has[h["name"]]
                 first, count = lay.types[comp["name"]]
-                value = self.default(h["default"])
+                value = self.default(h["default"], lay.has_type[h["name"]])
                 for k in range(count):
                     defaults.append((column[first + k], value))
         for v in ir["variables"]:
             slot = lay.variables[v["name"]]
-            value = self.default(v["default"])
+            value = self.default(v["default"], slot.type)
             for k in range(slot.count):
                 defaults.append((slot.base + k, value))
         if self.generate:
@@ -173,17 +173,21 @@ class Compiler:
         return Program(self.n, lay, self.m, self.actions, score, tie, winners, defaults, self.ex,
                        parts, steps, self.py.mod, scoring.get("lowest_wins", False))
 
-    def default(self, e):
+    def default(self, e, kind: str):
         """The function of a variable's or attribute's starting value (None
-        for none), worked out when a game starts: a failure is a rule error
-        at the formula, which no statement runs."""
+        for none), worked out when a game starts: a failure, or a value not
+        of the slot's `kind`, is a rule error at the formula, which no
+        statement runs. (A player that is no seat is refused where it is
+        used: the turn or the decision it names.)"""
         if e is None:
             return None
-        fn, span = self.fn(e, {}), self.m.span(e["at"])
+        c = self.expr(e, {})
+        check = self.check(kind, c.type) if kind != PLAYER else None
+        fn, span = c.fn, self.m.span(e["at"])
 
         def value(s, env):
             try:
-                return fn(s, env)
+                return fn(s, env) if check is None else check(fn(s, env))
             except (RuleError,) + FORMULA_ERRORS as error:
                 raise as_rule_error(error, span, "a starting value failed") from None
         return value
@@ -290,24 +294,28 @@ class Compiler:
         self.m.described.append((s["node"], s["at"], self.context))
         return compiled
 
-    def indexed(self, base: int, index, e, scope):
-        """The slot of a declaration 'of each player/TYPE' for the call `e`."""
+    def indexed(self, decl, e, scope):
+        """The slot of the variable or zone `decl` that the call or name `e`
+        names: an index 'of each player/TYPE' is checked to be of its kind
+        here, and to be one of its values when the game runs (its table,
+        `Layout.positions`); a cell, to lie on its grid."""
+        index, base = decl.index, decl.base
         if index is None:
             return lambda s, env: base
+        compiled = self.expr(e["args"][0], scope)
+        arg = compiled.fn
         if index in self.lay.grids:
-            compiled = self.expr(e["args"][0], scope)
             self.ex.check_cell(compiled, e["fn"], index, e)
-            arg = compiled.fn
             positions = self.lay.grids[index].positions_at(span_at(self.ir["file"], e["at"]))
             return lambda s, env: base + positions[arg(s, env)]
-        arg = self.fn(e["args"][0], scope)
-        offset = 0 if index == "player" else self.lay.types[index][0]
-        return lambda s, env: base + arg(s, env) - offset
+        self.ex.check_index(compiled, e, 0, decl)
+        positions = self.lay.positions(index)
+        return lambda s, env: base + positions[arg(s, env)]
 
     def zone_index(self, e, scope):
         z = self.lay.zones[e["name"] if e["node"] == "name" else e["fn"]]
         if z.index is None:
-            return self.indexed(z.base, None, e, scope)
+            return self.indexed(z, e, scope)
         return self.ex.zone_at(z, [self.expr(a, scope) for a in e["args"]], e)
 
     def s_move(self, s, scope):
@@ -338,11 +346,12 @@ class Compiler:
     def slot(self, target, scope):
         lay = self.lay
         if target["node"] == "attribute":
-            obj = self.fn(target["target"], scope)
-            column = lay.has[target["attr"]]
-            return lambda s, env: column[obj(s, env)]
+            obj = self.expr(target["target"], scope)
+            self.ex.check_settable(obj, target["attr"], target)
+            slots, of = lay.attribute_slots(target["attr"]), obj.fn
+            return lambda s, env: slots[of(s, env)]
         v = lay.variables[target["name"] if target["node"] == "name" else target["fn"]]
-        return self.indexed(v.base, v.index, target, scope)
+        return self.indexed(v, target, scope)
 
     def target_type(self, target, scope) -> str:
         lay = self.lay
@@ -358,7 +367,18 @@ class Compiler:
         if a and b and a != b and not {a, b} <= {"player", "number"}:
             self.ex.type_error(f"sets {describe(want)} to {describe(value.type)}", s)
         seats = st.seat_check(self.n) if want == PLAYER else None
-        return st.SetSlot(s["at"], self.slot(s["target"], scope), value.fn, False, seats)
+        return st.SetSlot(s["at"], self.slot(s["target"], scope), value.fn, False, seats,
+                          self.check(want, value.type) if seats is None else None)
+
+    def check(self, want: str, given: str):
+        """What a `set` of a slot of kind `want` checks its value with, given
+        a value of static type `given` (statements.kind_check): a player is
+        a seat, a piece one of its type (a list of pieces says only its
+        first item's type), a number, yes/no or word one of that kind, where
+        `given` does not say so already; None for nothing to check."""
+        if given == NONE or (want in (NUMBER, BOOL, SYMBOL) and given == want):
+            return None
+        return st.kind_check(want, self.lay)
 
     def s_grant(self, s, scope):
         return self._permission(s, scope, st.Permission.GRANT)
@@ -367,12 +387,14 @@ class Compiler:
         return self._permission(s, scope, st.Permission.SPEND)
 
     def _permission(self, s, scope, grant: bool):
-        base = self.lay.variables[s["name"]].base
+        v = self.lay.variables[s["name"]]
         if s["player"] is None:
+            base = v.base
             return st.Permission(s["at"], s["name"], lambda state, env: base, None, grant)
         player = self.player(s["player"], scope, "whose permission")
-        return st.Permission(s["at"], s["name"], lambda state, env: base + player(state, env),
-                             player, grant)
+        base, seats = v.base, self.lay.positions("player")     # a seat, else a rule error
+        return st.Permission(s["at"], s["name"],
+                             lambda state, env: base + seats[player(state, env)], player, grant)
 
     def s_add(self, s, scope):
         value = self.expr(s["value"], scope)

@@ -138,7 +138,7 @@ class ExprCompiler(Shortcuts):
         if ref == "constant":
             if n == "players":
                 players = self.players
-                return Compiled(lambda s, env: players, list_of(PLAYER), e["at"])
+                return Compiled(lambda s, env: players, list_of(PLAYER), e["at"], items=PLAYER)
             if n == "player_count":
                 return self._const(lay.n, NUMBER, e["at"])
             if n == "round":
@@ -168,12 +168,14 @@ class ExprCompiler(Shortcuts):
         if ref == "component_type":
             first, count = lay.types[n]
             cids = list(range(first, first + count))
-            return Compiled(lambda s, env: cids, list_of(comp_type(n)), e["at"])
+            return Compiled(lambda s, env: cids, list_of(comp_type(n)), e["at"], items=n)
         if ref == "component":
             return self.e_component({"value": n, "at": e["at"]}, scope)
-        if ref == "zone":
-            idx = lay.zones[n].base
-            return Compiled(lambda s, env: s.zones[idx], list_of(comp_type(lay.zones[n].of)), e["at"])
+        if ref == "zone":          # (it holds pieces of its type only: move_components)
+            z = lay.zones[n]
+            idx = z.base
+            return Compiled(lambda s, env: s.zones[idx], list_of(comp_type(z.of)), e["at"],
+                            items=z.of)
         if ref == "variable":
             v = lay.variables[n]
             slot = v.base
@@ -186,29 +188,30 @@ class ExprCompiler(Shortcuts):
     def zone_at(self, z, args: list, e):
         """The zone of z that the call `e` names, as ``f(state, env) -> i``
         (``state.zones[i]``), each argument checked to be of its index's
-        kind. A zone of two indices lies as z(a, b) = a * inner + b."""
-        indices = (z.index, z.index2)[:len(args)]
+        kind, and when the game runs, to be a value of that index (a seat,
+        a piece of its type: `Layout.positions`). A zone of two indices
+        lies as z(a, b) = a * inner + b."""
         for n, arg in enumerate(args):
             self.check_index(arg, e, n, z)
-        first = [0 if index == "player" else self.lay.types[index][0] for index in indices]
+        base, first, a0 = z.base, self.lay.positions(z.index), args[0].fn
         if z.index2 is None:
-            offset, a0 = z.base - first[0], args[0].fn
-            return lambda s, env: offset + a0(s, env)
-        inner, a0, a1 = z.inner, args[0].fn, args[1].fn
-        offset = z.base - first[0] * inner - first[1]
-        return lambda s, env: offset + a0(s, env) * inner + a1(s, env)
+            return lambda s, env: base + first[a0(s, env)]
+        inner, second, a1 = z.inner, self.lay.positions(z.index2), args[1].fn
+        return lambda s, env: base + first[a0(s, env)] * inner + second[a1(s, env)]
 
     def check_index(self, arg: Compiled, e, n: int, z) -> None:
-        """The n-th argument of a zone call is a player (or a number) for an
-        index 'player', else a piece of the index's component type."""
-        index = (z.index, z.index2)[n]
+        """The n-th argument of a call of a zone or variable `of each` is a
+        player (or a number) for an index 'player', else a piece of the
+        index's component type."""
+        index2 = getattr(z, "index2", None)
+        index = (z.index, index2)[n]
         fam = family(arg.type)
         if index == "player":
             wrong = fam not in (None, "player", "number")
         else:
             wrong = fam is not None and arg.type not in (comp_type(index), comp_type(None))
         if wrong:
-            indices = [i for i in (z.index, z.index2) if i is not None]
+            indices = [i for i in (z.index, index2) if i is not None]
             per = " and ".join(indices)
             shape = ", ".join("p" if i == "player" else i for i in indices)
             self.type_error(f"'{z.name}' is one per {per}; {describe(arg.type)} is not "
@@ -256,20 +259,12 @@ class ExprCompiler(Shortcuts):
         afns = [a.fn for a in args]
         if ref == "zone":
             z = lay.zones[fn]
-            base, index = z.base, z.index
-            a0 = afns[0]
             t = list_of(comp_type(z.of))
             if z.index2 is not None:
                 at = self.zone_at(z, args, e)
-                return Compiled(lambda s, env: s.zones[at(s, env)], t, e["at"])
+                return Compiled(lambda s, env: s.zones[at(s, env)], t, e["at"], items=z.of)
             self.check_index(args[0], e, 0, z)
-            if index == "player":
-                n0 = args[0].local
-                if n0 is not None:           # the common zone(p): one call less
-                    return Compiled(lambda s, env: s.zones[base + env[n0]], t, e["at"])
-                return Compiled(lambda s, env: s.zones[base + a0(s, env)], t, e["at"])
-            first = lay.types[index][0]
-            return Compiled(lambda s, env: s.zones[base + a0(s, env) - first], t, e["at"])
+            return self._indexed(z, z.base, lay.positions(z.index), args[0], t, e)
         if ref == "variable" and lay.variables[fn].index in lay.grids:
             v = lay.variables[fn]
             self.check_cell(args[0], fn, v.index, e)
@@ -281,12 +276,8 @@ class ExprCompiler(Shortcuts):
             return Compiled(lambda s, env: s.vars[base + positions[a0(s, env)]], v.type, e["at"])
         if ref == "variable":
             v = lay.variables[fn]
-            base, a0 = v.base, afns[0]
-            offset = 0 if v.index == "player" else lay.types[v.index][0]
-            n0 = args[0].local
-            if n0 is not None and offset == 0:
-                return Compiled(lambda s, env: s.vars[base + env[n0]], v.type, e["at"])
-            return Compiled(lambda s, env: s.vars[base + a0(s, env) - offset], v.type, e["at"])
+            self.check_index(args[0], e, 0, v)
+            return self._indexed(None, v.base, lay.positions(v.index), args[0], v.type, e)
         if ref == "define":
             body = self.define(fn)
             if body.const is not None:       # e.g. a rule switched off by an option
@@ -298,8 +289,8 @@ class ExprCompiler(Shortcuts):
                 if body.lookup is not None and body.lookup[1].local == p0:
                     # the body is a static table of its parameter: read it here
                     column, _, attr = body.lookup
-                    return Compiled(_table_read(column, args[0], attr), body.type, e["at"],
-                                    lookup=(column, args[0], attr),
+                    return Compiled(_table_read(column, args[0], attr, lay.pieces), body.type,
+                                    e["at"], lookup=(column, args[0], attr),
                                     strict_bool=body.strict_bool)
                 n0 = args[0].local
                 costly = self._costly(fn)
@@ -347,10 +338,56 @@ class ExprCompiler(Shortcuts):
             return Compiled(lambda s, env: impl(s, a0(s, env)), t, e["at"])
         return Compiled(lambda s, env: impl(s, *[a(s, env) for a in afns]), t, e["at"])
 
+    @staticmethod
+    def _indexed(zone, base: int, positions, arg: Compiled, t, e) -> Compiled:
+        """ZONE(x) (`zone`: its declaration) or VARIABLE(x) (`zone` None) of
+        a declaration `of each player/TYPE` at `base`: x's position through
+        its index's table (`positions`), which refuses a value that is not
+        one of the index's. The common call of a local name is written out:
+        one call less."""
+        n0, a0 = arg.local, arg.fn
+        if zone is not None:
+            if n0 is not None:
+                return Compiled(lambda s, env: s.zones[base + positions[env[n0]]], t, e["at"],
+                                items=zone.of)
+            return Compiled(lambda s, env: s.zones[base + positions[a0(s, env)]], t, e["at"],
+                            items=zone.of)
+        if n0 is not None:
+            return Compiled(lambda s, env: s.vars[base + positions[env[n0]]], t, e["at"])
+        return Compiled(lambda s, env: s.vars[base + positions[a0(s, env)]], t, e["at"])
+
     # -- attributes and indexing ----------------------------------------------
     def e_attribute(self, e, scope):
         target = self.compile(e["target"], scope)
         tf, attr, lay = target.fn, e["attr"], self.lay
+        self.check_attribute(target, attr, e)
+        static, pieces = lay.static.get(attr), lay.pieces
+        if attr not in lay.has:
+            t = lay.static_type.get(attr, ANY)
+            if target.lookup is not None:
+                return self._composed(target, static, attr, t, e["at"])
+            if target.local is not None:
+                n = target.local                       # the common c.attr: one call less
+                return Compiled(lambda s, env: static[pieces[env[n]]], t, e["at"],
+                                lookup=(static, target, attr))
+            return Compiled(lambda s, env: static[pieces[tf(s, env)]], t, e["at"],
+                            lookup=(static, target, attr))
+        t = lay.has_type.get(attr, ANY)
+        has = lay.attribute_slots(attr)       # refuses a piece whose type lacks it
+        if static is None:
+            return Compiled(lambda s, env: s.vars[has[tf(s, env)]], t, e["at"])
+        slots = lay.has[attr]
+
+        def either(s, env):
+            cid = pieces[tf(s, env)]
+            slot = slots[cid]
+            return s.vars[slot] if slot >= 0 else static[cid]
+        return Compiled(either, ANY, e["at"])
+
+    def check_attribute(self, target: Compiled, attr: str, e) -> None:
+        """An attribute is read (or set) of a component, and of one whose
+        type has it, where the compiler knows the type: rulebook/type."""
+        lay = self.lay
         if target.type in (PLAYER, NUMBER, BOOL, SYMBOL, NONE) or target.type.startswith("list:"):
             what = "a list" if target.type.startswith("list:") else f"a {target.type}"
             self.errors.append(WrongType(
@@ -368,27 +405,26 @@ class ExprCompiler(Shortcuts):
                 self.errors.append(WrongType(
                     f"a {kind} has no attribute '{attr}'", span_at(self.ir["file"], e["at"]),
                     hint=f"{kind} has: {', '.join(sorted(self._columns(kind))) or 'no attributes'}"))
-        static = lay.static.get(attr)
-        has = lay.has.get(attr)
-        if has is None:
-            t = lay.static_type.get(attr, ANY)
-            if target.lookup is not None:
-                return self._composed(target, static, attr, t, e["at"])
-            if target.local is not None:
-                n = target.local                       # the common c.attr: one call less
-                return Compiled(lambda s, env: static[env[n]], t, e["at"],
-                                lookup=(static, target, attr))
-            return Compiled(lambda s, env: static[tf(s, env)], t, e["at"],
-                            lookup=(static, target, attr))
-        t = lay.has_type.get(attr, ANY)
-        if static is None:
-            return Compiled(lambda s, env: s.vars[has[tf(s, env)]], t, e["at"])
 
-        def either(s, env):
-            cid = tf(s, env)
-            slot = has[cid]
-            return s.vars[slot] if slot >= 0 else static[cid]
-        return Compiled(either, ANY, e["at"])
+    def check_settable(self, target: Compiled, attr: str, e) -> None:
+        """`set`/`add` of an attribute: where the compiler knows the piece's
+        type, that type keeps the attribute in the state (`has`)."""
+        lay = self.lay
+        self.check_attribute(target, attr, e)
+        if not is_comp(target.type) or target.type == comp_type(None):
+            return
+        kind = target.type[5:]
+        first, count = lay.types[kind]
+        has = lay.has.get(attr)
+        if not count or (has is not None and has[first] >= 0):
+            return
+        declared = {h["name"] for comp in self.ir["components"] if comp["name"] == kind
+                    for h in comp["has"]}
+        if attr in self._columns(kind) and attr not in declared:
+            self.errors.append(WrongType(
+                f"'{attr}' of a {kind} is fixed by its component table and cannot change",
+                span_at(self.ir["file"], e["at"]),
+                hint=f"declare it in {kind} with 'has {attr}: TYPE' to let the rules set it"))
 
     def e_index(self, e, scope):
         target = self.compile(e["target"], scope)
@@ -426,9 +462,9 @@ class ExprCompiler(Shortcuts):
             column, base, attr = cond.lookup
             a, b = then.const[0], other.const[0]
             table = _mapped(column, lambda x: a if x else b)
-            return Compiled(_table_read(table, base, attr), t, e["at"],
+            return Compiled(_table_read(table, base, attr, self.lay.pieces), t, e["at"],
                             lookup=(table, base, attr))
-        merged = _merged_conditional(cond, then, other, t, e["at"])
+        merged = _merged_conditional(cond, then, other, t, e["at"], self.lay.pieces)
         if merged is not None:
             return merged
         tf, of, cf = then.fn, other.fn, cond.fn
@@ -473,7 +509,7 @@ class ExprCompiler(Shortcuts):
         if operand.lookup is not None:
             column, base, attr = operand.lookup
             table = _mapped(column, lambda x: not x)
-            return Compiled(_table_read(table, base, attr), BOOL, e["at"],
+            return Compiled(_table_read(table, base, attr, self.lay.pieces), BOOL, e["at"],
                             lookup=(table, base, attr), strict_bool=True)
         f = operand.fn
         return Compiled(lambda s, env: not f(s, env), BOOL, e["at"], strict_bool=True)
@@ -512,7 +548,7 @@ class ExprCompiler(Shortcuts):
                 # a static attribute against a constant: one table of yes/no
                 column, base, attr = left.lookup
                 table = _mapped(column, (lambda x: x == v) if op == "==" else (lambda x: x != v))
-                return Compiled(_table_read(table, base, attr), BOOL, at,
+                return Compiled(_table_read(table, base, attr, self.lay.pieces), BOOL, at,
                                 lookup=(table, base, attr), strict_bool=True)
             n = left.local
             if op == "==":
@@ -572,17 +608,20 @@ class ExprCompiler(Shortcuts):
         where = self.condition(where, inner) if where is not None else None
         if where is not None and where.const is not None and where.const[0]:
             where = None            # a condition an option switched on keeps every element
-        wf = _of_element(where, var) if where is not None else None
+        # a table of the element is read as it is where each element is sure to be a piece
+        pieces = source.items is not None and source.items != PLAYER
+        wf = _of_element(where, var, pieces) if where is not None else None
         value = self.compile(e["value"], inner) if e["value"] is not None else None
-        vf = _of_element(value, var) if value else None
-        bf = _of_element(self.compile(e["by"], inner), var) if e["by"] is not None else None
+        vf = _of_element(value, var, pieces) if value else None
+        bf = _of_element(self.compile(e["by"], inner), var, pieces) if e["by"] is not None else None
         item_t = elem(source.type)
         weight = 1 + sum(flow.expanded_size(e[k], self.define_costs)
                          for k in ("where", "value", "by") if e[k] is not None)
         maker = _AGGREGATE_MAKERS[fn]
         run, t = maker(_charged(sf, self.budget, weight), var, wf, vf, bf, item_t,
                        value.type if value else item_t)
-        return Compiled(run, t, e["at"])
+        return Compiled(run, t, e["at"], items=source.items if fn == "filter" and value is None
+                        else None)
 
 
 def _charged(sf, budget, weight: int):

@@ -68,7 +68,8 @@ class Shortcuts:
         inner, base, _ = target.lookup
         column = [outer[v] if type(v) is int and 0 <= v < len(outer) else _NO_VALUE
                   for v in inner]
-        return Compiled(_table_read(column, base, attr), t, at, lookup=(column, base, attr))
+        return Compiled(_table_read(column, base, attr, self.lay.pieces), t, at,
+                        lookup=(column, base, attr))
 
     def _selection(self, where, var, source: Compiled, scope):
         """(source, rest of WHERE) when WHERE starts with tests that need no
@@ -82,7 +83,7 @@ class Shortcuts:
         tests = _conjuncts(where)
         sf, used = source.fn, 0
         for test in tests:
-            narrowed = self._narrowed(test, var, item, sf, scope)
+            narrowed = self._narrowed(test, var, item, sf, scope, source.items)
             if narrowed is None:
                 break
             sf, used = narrowed, used + 1
@@ -90,8 +91,10 @@ class Shortcuts:
             return None
         return sf, _conjunction(tests[used:])
 
-    def _narrowed(self, test, var, item, src, scope):
-        """`src` filtered by one test of the element, or None."""
+    def _narrowed(self, test, var, item, src, scope, items):
+        """`src` filtered by one test of the element, or None. `items`: the
+        kind the elements are sure to be of (`Compiled.items`), if any; else
+        the tables that refuse another value are read."""
         lay = self.lay
         first, count = lay.types[item[5:]]
         negate = test["node"] == "not"
@@ -106,6 +109,11 @@ class Shortcuts:
                 return None
             self.compile(test, scope)             # the usual checks
             base = slot.base - first
+            if items != slot.index:        # an element of another type is refused
+                base, at = slot.base, lay.positions(slot.index)
+                if negate:
+                    return lambda s, env: [x for x in src(s, env) if s.zones[base + at[x]]]
+                return lambda s, env: [x for x in src(s, env) if not s.zones[base + at[x]]]
             if negate:
                 return lambda s, env: [x for x in src(s, env) if s.zones[base + x]]
             return lambda s, env: [x for x in src(s, env) if not s.zones[base + x]]
@@ -121,12 +129,23 @@ class Shortcuts:
         self.compile(test, scope)             # the usual kind checks of the comparison
         vf = self.compile(right, scope).fn
         if has is not None and all(has[c] >= 0 for c in range(first, first + count)):
+            if items != item[5:]:                 # an element of another type is refused
+                has = lay.attribute_slots(attr)
+
             def select(s, env):
                 v = vf(s, env)
                 vars_ = s.vars
                 return [x for x in src(s, env) if vars_[has[x]] == v]
             return select
         if has is None and static is not None:
+            if items is None or items == "player":     # a value that is no piece is refused
+                pieces = lay.pieces
+
+                def select_checked(s, env):
+                    v = vf(s, env)
+                    return [x for x in src(s, env) if static[pieces[x]] == v]
+                return select_checked
+
             def select_static(s, env):
                 v = vf(s, env)
                 return [x for x in src(s, env) if static[x] == v]

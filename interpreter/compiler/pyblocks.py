@@ -25,7 +25,7 @@ import itertools
 
 from ..errors import span_at
 from ..runtime import statements as st
-from .pysource import PyFormulas, _TooDeep
+from .pysource import PyFormulas, _TooDeep, _plus
 
 
 # the statements a run may hold whatever their blocks (they hold none)
@@ -200,15 +200,16 @@ class RunCompiler:
             self.emit(depth, f"s.vars[{self.slot(s['target'], env)}] += {t}", sid)
             return
         value = self.copied(s["value"], env, depth, sid)      # (Python works it out first)
-        if x.seats is not None:                                # a player: one of the seats
-            value = f"{self.mod.constant(x.seats)}({value})"
+        check = x.seats or x.check              # a seat, or a value of the slot's kind
+        if check is not None:
+            value = f"{self.mod.constant(check)}({value})"
         self.emit(depth, f"s.vars[{self.slot(s['target'], env)}] = {value}", sid)
 
     def slot(self, target, env) -> str:
         """The Python expression of a `set`/`add` target's slot in s.vars."""
         lay = self.lay
         if target["node"] == "attribute":
-            column = self.mod.constant(lay.has[target["attr"]])
+            column = self.py.table(lay.attribute_slots(target["attr"]))
             return f"{column}[{self.expr(target['target'], env)}]"
         name = target["name"] if target["node"] == "name" else target["fn"]
         v = lay.variables[name]
@@ -218,8 +219,7 @@ class RunCompiler:
         if v.index in lay.grids:
             positions = lay.grids[v.index].positions_at(span_at(self.m.file, target["at"]))
             return f"{v.base} + {self.mod.constant(positions)}[{arg}]"
-        offset = v.base - (0 if v.index == "player" else lay.types[v.index][0])
-        return f"{offset} + {arg}" if offset >= 0 else f"{arg} - {-offset}"
+        return _plus(v.base, f"{self.py.table(lay.positions(v.index))}[{arg}]")
 
     def block(self, bid: int, env: str, depth: int, sid) -> None:
         """The statements of a nested block, on a copy of the locals (as the

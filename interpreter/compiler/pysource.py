@@ -51,12 +51,16 @@ from .optimise import _UNSET, draws, reads_no_state
 
 class Code:
     """Generated Python for one formula node: the expression's text, its
-    value when known while compiling, and whether it is always True/False."""
+    value when known while compiling, whether it is always True/False; and
+    "player" or a component type where the value is sure to be a seat or a
+    piece of that type (`sure`), or is a list whose items all are (`items`:
+    the game's players, a zone, a component type)."""
 
-    __slots__ = ("src", "const", "strict")
+    __slots__ = ("src", "const", "strict", "items", "sure")
 
-    def __init__(self, src: str, const=None, strict=False):
-        self.src, self.const, self.strict = src, const, strict
+    def __init__(self, src: str, const=None, strict=False, items=None, sure=None):
+        self.src, self.const, self.strict, self.items = src, const, strict, items
+        self.sure = sure
 
 
 class Module:
@@ -156,8 +160,13 @@ class PyFormulas:
         self.n = ex.lay.n
         self.mod = module or Module()
         self.define_names: dict = {}        # define -> its function's name
-        self._aggregates: dict = {}         # (node, locals, env or not) -> its function's name
+        # (node, locals, how sure each is, env or not) -> its function's name, the kind of its items
+        self._aggregates: dict = {}
         self._pure: dict = {}
+        # the Python locals sure to hold a seat ("player") or a piece of a
+        # type (its name): an aggregate's element over such a list. Their
+        # slots are read without the tables that refuse other values
+        self.sure: dict = {}
         self.budget = self.mod.constant(ex.budget, "the budget of formula work (runtime/budget.py)")
 
     # -- entry points ----------------------------------------------------------
@@ -182,7 +191,10 @@ class PyFormulas:
         cannot take the code."""
         try:
             fname, var, k = self.mod.fresh("c"), self.mod.fresh("v"), self.mod.fresh("t")
-            src = self.code(source, {}, "env").src
+            listed = self.code(source, {}, "env")
+            src = listed.src
+            if listed.items is not None:
+                self.sure[var] = listed.items
             test = self.code(where, {name: var}, "env").src
             table = getattr(key, "table", None)      # a component's key: one table
             keyed = f"{self.mod.constant(table)}[{var}]" if table is not None else \
@@ -259,10 +271,11 @@ class PyFormulas:
     def x_name(self, e, ctx, env):
         n, ref, lay, ex = e["name"], e["ref"], self.lay, self.ex
         if ref == "local":
-            return Code(self.local(n, ctx, env))
+            src = self.local(n, ctx, env)
+            return Code(src, sure=self.sure.get(src))
         if ref == "constant":
             if n == "players":
-                return Code(self.mod.constant(ex.players))
+                return Code(self.mod.constant(ex.players), items="player")
             if n == "player_count":
                 return self.const(lay.n)
             if n in ("round", "turn"):
@@ -280,11 +293,11 @@ class PyFormulas:
             return self.define_call(n, [], ctx, env)
         if ref == "component_type":
             first, count = lay.types[n]
-            return Code(self.mod.constant(list(range(first, first + count))))
+            return Code(self.mod.constant(list(range(first, first + count))), items=n)
         if ref == "component":
             return self.const(lay.instances[n])
-        if ref == "zone":
-            return Code(f"s.zones[{lay.zones[n].base}]")
+        if ref == "zone":         # (it holds pieces of its type only: move_components)
+            return Code(f"s.zones[{lay.zones[n].base}]", items=lay.zones[n].of)
         if ref == "variable":
             return Code(f"s.vars[{lay.variables[n].base}]")
         if ref == "grid":
@@ -301,7 +314,8 @@ class PyFormulas:
         if len(params) == 1 and body.lookup is not None and body.lookup[1].local == params[0] \
                 and not any(v is _NO_VALUE for v in body.lookup[0]):
             # the body is a static table of its parameter: read the table
-            return Code(f"{self.mod.constant(body.lookup[0])}[{argcodes[0].src}]")
+            return Code(f"{self.mod.constant(body.lookup[0])}[{self.table(self.lay.pieces)}"
+                        f"[{argcodes[0].src}]]")
         d = self.ex.defines[name]
         if not self.ex._costly(name) and _size(d["body"]) <= MAX_INLINED \
                 and all(_SIMPLE.match(a.src) for a in argcodes):
@@ -388,21 +402,14 @@ class PyFormulas:
         args = [self.code(a, ctx, env) for a in e["args"]]
         if ref == "zone":
             z = lay.zones[fn]
-            first = [0 if i == "player" else lay.types[i][0] for i in (z.index, z.index2) if i]
-            offset = z.base - first[0]
-            if z.index2 is not None:        # z(a, b) lies at a * inner + b
-                offset = z.base - first[0] * z.inner - first[1]
-                pair = f"({args[0].src}) * {z.inner} + ({args[1].src})"
-                return Code(f"s.zones[{_plus(offset, pair)}]")
-            return Code(f"s.zones[{_plus(offset, args[0].src)}]")
+            return Code(f"s.zones[{self.index(z, args)}]", items=z.of)
         if ref == "variable":
             v = lay.variables[fn]
             if v.index in lay.grids:
                 positions = self.mod.constant(lay.grids[v.index].positions_at(
                     span_at(self.ex.ir["file"], e["at"])))
                 return Code(f"s.vars[{_plus(v.base, f'{positions}[{args[0].src}]')}]")
-            offset = v.base - (0 if v.index == "player" else lay.types[v.index][0])
-            return Code(f"s.vars[{_plus(offset, args[0].src)}]")
+            return Code(f"s.vars[{self.index(v, args)}]")
         srcs = [a.src for a in args]
         pure = not draws(e)
         if fn == "size" and len(srcs) == 1:
@@ -427,17 +434,53 @@ class PyFormulas:
             return Code(f"{self.mod.constant(plain)}({', '.join(srcs)})")
         return Code(f"{self.mod.constant(impl)}(s{''.join(', ' + a for a in srcs)})")
 
+    def index(self, decl, args: list) -> str:
+        """The slot of a zone's or variable's instance `of each player/TYPE`
+        (and TYPE2) that `args` name: base + the position of each argument
+        among its index's values, through the index's table, which refuses
+        any other value (`Layout.positions`), or as plain arithmetic where
+        the argument is sure to be one of them."""
+        lay = self.lay
+        indices = [decl.index, getattr(decl, "index2", None)][:len(args)]
+        first = [0 if i == "player" else lay.types[i][0] for i in indices]
+        sure = [a.sure == index for a, index in zip(args, indices)]
+        if len(args) == 1 and sure[0]:
+            return _plus(decl.base - first[0], args[0].src)
+        at = [_plus(-k, a.src) if ok else f"{self.table(lay.positions(index))}[{a.src}]"
+              for a, index, k, ok in zip(args, indices, first, sure)]
+        if len(args) == 1:
+            return _plus(decl.base, at[0])
+        return _plus(decl.base, f"({at[0]}) * {decl.inner} + {at[1]}")
+
     # -- attributes and indexing ---------------------------------------------------
     def x_attribute(self, e, ctx, env):
-        target = self.code(e["target"], ctx, env).src
-        lay, attr = self.lay, e["attr"]
-        static, has = lay.static.get(attr), lay.has.get(attr)
-        if has is None:
-            return Code(f"{self.mod.constant(static)}[{target}]")
-        if static is None:
-            return Code(f"s.vars[{self.mod.constant(has)}[{target}]]")
-        return Code(f"{self.mod.constant(_either)}(s, {self.mod.constant(has)}, "
-                    f"{self.mod.constant(static)}, {target})")
+        code = self.code(e["target"], ctx, env)
+        target, lay, attr = code.src, self.lay, e["attr"]
+        kind = code.sure
+        if kind is not None and kind != "player":
+            # a piece sure to be of type `kind`: the layout's plain columns
+            has, (first, count) = lay.has.get(attr), lay.types[kind]
+            if count and has is not None and has[first] >= 0:
+                return Code(f"s.vars[{self.mod.constant(has)}[{target}]]")
+            if count and attr in lay.static:
+                return Code(f"{self.mod.constant(lay.static[attr])}[{target}]",
+                            sure=_sure_column(lay, attr, first, count))
+        if attr not in lay.has:
+            column = self.mod.constant(lay.static[attr])
+            return Code(f"{column}[{self.table(lay.pieces)}[{target}]]")
+        if attr not in lay.static:
+            return Code(f"s.vars[{self.table(lay.attribute_slots(attr))}[{target}]]")
+        return Code(f"{self.mod.constant(_either)}(s, {self.table(lay.pieces)}, "
+                    f"{self.mod.constant(lay.has[attr])}, {self.mod.constant(lay.static[attr])}, "
+                    f"{target})")
+
+    def table(self, slots) -> str:
+        """The constant's name of one of the layout's `Slots`."""
+        what = (f"the positions of the values of an index 'of each {slots.index}'"
+                if slots.index is not None else
+                f"the slots of attribute '{slots.attr}' by piece" if slots.attr is not None
+                else "every piece, by itself")
+        return self.mod.constant(slots, what)
 
     def x_index(self, e, ctx, env):
         target = self.code(e["target"], ctx, env).src
@@ -509,27 +552,39 @@ class PyFormulas:
     # -- aggregates ---------------------------------------------------------------------
     def x_aggregate(self, e, ctx, env):
         """A function of its own, called with the locals in reach: its source
-        is charged to the budget (runtime/budget.py), then a plain loop."""
+        is charged to the budget (runtime/budget.py), then a plain loop. A
+        filter of a list of sure items is such a list too."""
         fn = e["fn"]
         passed = list(ctx.values())
         args = ", ".join(["s", *([env] if env else []), *passed])
-        key = (id(e), tuple(ctx), env is not None)
-        name = self._aggregates.get(key)
-        if name is None:
-            name = self._aggregates[key] = self._aggregate(e, list(ctx), env is not None)
-        return Code(f"{name}({args})", strict=fn in ("any", "all"))
+        sure = tuple(self.sure.get(v) for v in passed)
+        key = (id(e), tuple(ctx), sure, env is not None)
+        found = self._aggregates.get(key)
+        if found is None:
+            found = self._aggregates[key] = self._aggregate(e, list(ctx), sure, env is not None)
+        name, items = found
+        return Code(f"{name}({args})", strict=fn in ("any", "all"),
+                    items=items if fn == "filter" and e["value"] is None else None)
 
-    def _aggregate(self, e, names: list, has_env: bool) -> str:
+    def _aggregate(self, e, names: list, sure: tuple, has_env: bool) -> tuple:
         """The function of an aggregate, given the locals in reach as
-        parameters of its own (an inlined define's may be expressions)."""
+        parameters of its own (an inlined define's may be expressions), each
+        as sure as the argument passed for it (`sure`); and the kind of its
+        source's items where they are sure."""
         fn, mod = e["fn"], self.mod
         name = mod.fresh("a")
         env = "env" if has_env else None
         ctx = {n: mod.fresh("v") for n in names}
+        for v, kind in zip(ctx.values(), sure):
+            if kind is not None:
+                self.sure[v] = kind
         params = ["s", *(["env"] if has_env else []), *ctx.values()]
         inner = dict(ctx)
         var = inner[e["var"]] = mod.fresh("v")
-        source = self.code(e["source"], ctx, env).src
+        code = self.code(e["source"], ctx, env)
+        source = code.src
+        if code.items is not None:
+            self.sure[var] = code.items
         where = self.code(e["where"], inner, env) if e["where"] is not None else None
         if where is not None and where.const is not None and where.const[0]:
             where = None            # a condition an option switched on keeps every element
@@ -549,7 +604,7 @@ class PyFormulas:
                  f"        {self.budget}.exhausted()"]
         lines += ["    " + line for line in self._loop(fn, var, where, value, by)]
         self._add(lines, _where(f"{fn}(…)", e))
-        return name
+        return name, code.items
 
     def _loop(self, fn, var, where, value, by) -> list:
         w = where.src if where is not None else None
@@ -609,6 +664,17 @@ class _TooDeep(Exception):
     """Python refused the generated code (nested too deep): keep the closure."""
 
 
+def _sure_column(lay, attr: str, first: int, count: int):
+    """The type whose pieces a static column holds for the pieces first …
+    first + count - 1, when each of them holds one (a column of pieces
+    with no '-'), else None."""
+    kind = lay.static_type.get(attr, "")
+    values = lay.static[attr][first:first + count]
+    if not kind.startswith("comp:") or kind[5:] not in lay.types or not values or None in values:
+        return None
+    return kind[5:]
+
+
 def _where(what: str, e: dict) -> str:
     return f"{what} at line {e['at'][0]}, column {e['at'][1]}"
 
@@ -619,8 +685,9 @@ def _plus(offset: int, src: str) -> str:
     return f"{offset} + {src}" if offset > 0 else f"{src} - {-offset}"
 
 
-def _either(s, has, static, cid):
-    """An attribute some components keep in the state and others have fixed."""
-    slot = has[cid]
+def _either(s, pieces, has, static, cid):
+    """An attribute some components keep in the state and others have fixed;
+    a value that is no piece is refused (`Layout.pieces`)."""
+    slot = has[pieces[cid]]
     return s.vars[slot] if slot >= 0 else static[cid]
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..errors import RuleError
 from ..stdlib.grid import Bounded
 from ..stdlib.types import ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, comp_type, list_of
 
@@ -81,6 +82,7 @@ class Layout:
     nvars: int = 0
     slot_current: int = 0
     limits: dict = field(default_factory=dict)       # action -> (base, times, scope)
+    tables: dict = field(default_factory=dict)       # the `Slots` made so far, by what they index
 
     @property
     def ncomponents(self) -> int:
@@ -99,6 +101,40 @@ class Layout:
         if index in self.grids:
             return len(self.grids[index].cells)
         return self.types[index][1]
+
+    def positions(self, index: str) -> "Slots":
+        """The table of an index `of each player` or `of each TYPE`: each of
+        its values -> its position, 0 to count - 1 (a seat is its own, a
+        piece its place among its type's). A declaration's instance x lies
+        at its base + position(x). One table an index, shared by every
+        declaration of each of it."""
+        found = self.tables.get(index)
+        if found is None:
+            if index == "player":
+                items = {p: p for p in range(self.n)}
+            else:
+                first, count = self.types[index]
+                items = {first + k: k for k in range(count)}
+            found = self.tables[index] = Slots(items, self, index=index)
+        return found
+
+    def attribute_slots(self, attr: str) -> "Slots":
+        """A `has` attribute's table: each piece whose type has it -> its slot."""
+        key = ("has", attr)
+        found = self.tables.get(key)
+        if found is None:
+            found = self.tables[key] = Slots(
+                {c: slot for c, slot in enumerate(self.has[attr]) if slot >= 0}, self, attr=attr)
+        return found
+
+    @property
+    def pieces(self) -> "Slots":
+        """Each piece -> itself: what a read of a table column by piece (a
+        list) looks its index up in first, unless it is sure to be a piece."""
+        found = self.tables.get(None)
+        if found is None:
+            found = self.tables[None] = Slots({c: c for c in range(self.ncomponents)}, self)
+        return found
 
     def key_text(self, index: str, j: int) -> str:
         """The j-th value of an index as players read it: `P1`, or a piece's name."""
@@ -122,6 +158,71 @@ class Layout:
         if slot.index == "player":
             return f"{slot.name}(P{k})"
         return f"{slot.name}({self.display[self.types[slot.index][0] + k]})"
+
+
+class Slots(dict):
+    """value -> position or slot: the seats of the game or the pieces of a
+    type (`index`), the pieces whose type has an attribute (`attr`), or
+    every piece; a plain dict lookup where the value is one of its keys.
+    Any other value raises the rule error that says why it was refused (the
+    statement or formula being run gives it its span). Numbers are keys as
+    they are: a negative one never counts from the end, as a list's index
+    would."""
+
+    __slots__ = ("lay", "index", "attr")
+
+    def __init__(self, items: dict, lay: Layout, index: str | None = None,
+                 attr: str | None = None):
+        super().__init__(items)
+        self.lay, self.index, self.attr = lay, index, attr
+
+    def __missing__(self, value):
+        message, hint = self._refusal(value)
+        raise RuleError(message, hint=hint, code="rule/runtime")
+
+    def _refusal(self, value) -> tuple:
+        lay, index, attr = self.lay, self.index, self.attr
+        piece = type(value) is int and 0 <= value < lay.ncomponents
+        if index == "player":
+            shown = f"P{value}" if type(value) is int and value >= 0 else _shown(value)
+            return (f"{shown} is not a player of this game (P0 to P{lay.n - 1})",
+                    "a player is a seat from 0 to player_count - 1: guard the index "
+                    "(if p < player_count …), or compute it with players[…], next_player(…) "
+                    "or opponent(…)")
+        if index is not None:
+            shown = lay.display[value] if piece else _shown(value)
+            what = f"a {lay.type_of[value]}" if piece else "no piece"
+            return (f"{shown} is {what}, not a {index}",
+                    f"a zone or variable 'of each {index}' is read with a {index}: guard the "
+                    f"index where it may be another value (if contains({index}, x) …)")
+        if not piece:
+            named = f"attribute '{attr}'" if attr is not None else "attributes"
+            return (f"{_shown(value)} is no piece, so it has no {named}",
+                    "a define's parameter or a value of kind any may hold anything: call the "
+                    "define with a piece, or declare the value's kind")
+        having = sorted({lay.type_of[c] for c in self}) or ["piece"]
+        which = f"only a {' or a '.join(having)}"
+        guard = f"(if contains({having[0]}, c) …)"
+        fixed = lay.static.get(attr)
+        if fixed is not None and fixed[value] is not None:
+            return (f"{lay.display[value]}'s '{attr}' is fixed by the table of "
+                    f"{lay.type_of[value]} and cannot change",
+                    f"{which} keeps '{attr}' in the game: set it of those {guard}")
+        return (f"{lay.display[value]} is a {lay.type_of[value]}, which has no attribute "
+                f"'{attr}'", f"{which} has '{attr}': read or set it of those {guard}")
+
+
+def _shown(value) -> str:
+    """A value in a refusal's message, in the rulebook's words."""
+    if value is None:
+        return "none"
+    if value is True or value is False:
+        return "yes" if value else "no"
+    if type(value) is int:
+        return str(value)
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)
 
 
 def build_layout(ir: dict, n: int) -> Layout:

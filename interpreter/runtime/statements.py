@@ -18,7 +18,7 @@ from ..errors import FORMULA_ERRORS, RuleError, RuleLoop, Span, as_rule_error, s
 from . import chance as chance_nodes
 from .chance import CHANCE, ChanceNeeded
 from .layout import Layout
-from ..stdlib.types import ANY, comp_type, list_of
+from ..stdlib.types import ANY, BOOL, NUMBER, PLAYER, SYMBOL, comp_type, list_of
 
 MAX_STEPS = 200_000      # statements one decision may run before rule/loop
 _FAILURES = (RuleError,) + FORMULA_ERRORS   # what a statement raises when the rules go wrong
@@ -495,18 +495,62 @@ def seat_check(n: int):
     return checked
 
 
-class SetSlot(Stmt):
-    __slots__ = ("slot", "value", "add", "seats")
+def kind_check(kind: str, lay: Layout):
+    """value -> value, for a `set` (or a starting value) of a slot declared
+    of `kind`: a value of that kind or none, else a rule error at the `set`
+    — never a state that its own save could not hold. A player is a seat
+    (`seat_check`); None for a kind that holds anything (any, a list)."""
+    if kind == PLAYER:
+        return seat_check(lay.n)
+    if kind.startswith("comp:") and kind[5:] in lay.types:
+        first, count = lay.types[kind[5:]]
+        end = first + count
 
-    def __init__(self, at, slot, value, add, seats=None):
+        def piece(v):
+            if v is None or (type(v) is int and first <= v < end):
+                return v
+            raise _not_of_kind(v, f"a {kind[5:]}", lay)
+        return piece
+    plain = {NUMBER: (int, "a number"), BOOL: (bool, "yes or no"), SYMBOL: (str, "a word")}
+    if kind not in plain:
+        return None
+    want, words = plain[kind]
+
+    def plain_value(v):
+        if v is None or type(v) is want:
+            return v
+        raise _not_of_kind(v, words, lay)
+    return plain_value
+
+
+def _not_of_kind(v, words: str, lay: Layout) -> RuleError:
+    if type(v) is int and 0 <= v < lay.ncomponents and words.startswith("a ") \
+            and words[2:] in lay.types:
+        shown = f"{lay.display[v]} (a {lay.type_of[v]})"
+    elif v is True or v is False:
+        shown = "yes" if v else "no"
+    else:
+        shown = "a list" if isinstance(v, list) else repr(v)
+    return RuleError(f"{shown} is not {words}, the kind this holds",
+                     hint="a value of kind any (a variable, a define's parameter) may hold "
+                          "anything: set the slot only to values of its kind")
+
+
+class SetSlot(Stmt):
+    __slots__ = ("slot", "value", "add", "seats", "check")
+
+    def __init__(self, at, slot, value, add, seats=None, check=None):
         self.at, self.slot, self.value, self.add = at, slot, value, add
         self.seats = seats          # seat_check(n) when the slot holds a player
+        self.check = check          # kind_check(…) when it holds a piece, a number, yes/no or a word
 
     def run(self, m, s, f):
         env = f[2]
         v = self.value(s, env)
         if self.seats is not None:
             v = self.seats(v)
+        elif self.check is not None:
+            v = self.check(v)
         i = self.slot(s, env)
         if self.add:
             s.vars[i] = s.vars[i] + v
