@@ -59,7 +59,9 @@ standard input, `show`). A case ends as one of these classes:
 - `miscoded`: refused, but not as the case requires: a value of the wrong
   kind for an option refused other than with an `option/…` code (a rule
   error blamed on the rulebook), or a marked case stopped by an error at a
-  line that is not marked (a symptom of a wrong write elsewhere);
+  line that is neither marked nor marked `# fuzz:runs` (the statement that
+  runs a marked `requires` or tie break, where the error is documented to
+  be): a symptom of a wrong write elsewhere, or an error at the wrong line;
 - `escape`: a raw control character in what a command printed (any but
   tab and the line break, `\r` only before `\n`), or rich markup of the
   case read as markup (its marker word printed without the tag before it).
@@ -118,6 +120,7 @@ SUSPECT_CODES = ("rulebook/schema",)
 AT_CASE = re.compile(r"case\.rules:(\d+):\d+: error\[([a-z][a-z0-9_-]*/[a-z0-9_/-]+)\]")
 # A line a correct engine refuses, `# fuzz:refused K/N`; a score that must stay 0.
 REFUSED = re.compile(r"# fuzz:refused (\d+)/(\d+)")
+RUNS = "# fuzz:runs"            # a line where such a refusal may be reported: the one that runs it
 ZERO = "# fuzz:zero"
 # What a terminal acts on: C0 controls but tab and line feed, DEL, the C1
 # controls, the bidirectional marks, embeddings, overrides and isolates, and
@@ -1048,13 +1051,17 @@ def slots_rulebook(rng: random.Random, bad: bool = True) -> str:
     lines += ["  " + line for line in places["setup"]]
     lines += ["phase main", "  repeat 2 times"]
     lines += ["    " + line for line in places["phase"]]
-    lines += ["    for each q in players", "      turn q", "        q takes an action"]
+    # A refusal in `requires` is reported at the statement that lists the
+    # actions, one in a tie break at the score's formula (docs/language.md §4.7).
+    in_requires = bool(snippets) and snippets[0][0] == "requires"
+    taking = "        q takes an action" + (f"   {RUNS}" if in_requires else "")
+    lines += ["    for each q in players", "      turn q", taking]
     lines += ["action go"]
     body = places["action"]
     lines += ["  " + line for line in body if line.startswith("requires")]
     lines += ["  add 1 to chips(me)"]
     lines += ["  " + line for line in body if not line.startswith("requires")]
-    lines += ["scoring", SLOTS_SCORE]
+    lines += ["scoring", SLOTS_SCORE + (f" {RUNS}" if places["scoring"] else "")]
     lines += ["  " + line for line in places["scoring"]]
     return "\n".join(lines) + "\n"
 
@@ -2031,9 +2038,11 @@ def conclude(case: Case, records: list) -> "Result":
         return Result("miscoded", f"{last.stage}: error[{code}] where {case.place or 'the case'} "
                       f"must be refused with error[{case.expect}…]", last.stage, last.output,
                       group=f"{last.stage} {code} {case.topic}" if case.topic else "")
-    if marks and errors and not any(int(line) in marks for line, _ in errors):
+    lines = case.text.split("\n")
+    runs = {n for n, line in enumerate(lines, 1) if RUNS in line}
+    if marks and errors and not any(int(line) in marks or int(line) in runs
+                                    for line, _ in errors):
         line, code = errors[0]
-        lines = case.text.split("\n")
         text = lines[int(line) - 1] if int(line) <= len(lines) else ""
         return Result("miscoded", f"{last.stage}: error[{code}] at a line not marked to be "
                       f"refused: {shape(text)}", last.stage, last.output)
