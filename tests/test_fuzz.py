@@ -139,6 +139,8 @@ CONCLUSIONS = [  # (rulebook, command, stdout, return code, expected code, stdin
     (("x\n", "play", "player  score  pa QzBold\n", 0, "", ""), "escape"),
     (("x\n", "play", "Glyphs QzEmo\U0001f44d!\n", 0, "", ""), "escape"),
     (("x\n", "play", "choose a [bold]QzBold[/bold] · QzEmo:thumbs_up:\n", 0, "", ""), "valid"),
+    (("x\n", "validate", "case.rules:1:3: error[rulebook/syntax]: unexpected 'QzBold'\n", 1, "",
+      ""), "coded"),
     ((MARKED, "validate", "case.rules: ok\n", 0, "", ""), "corrupt"),
     ((MARKED, "validate", "rulebooks/case.rules:1:1: error[rule/runtime]: P2 is no seat\n", 1, "",
       ""), "coded"),
