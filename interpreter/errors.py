@@ -221,6 +221,13 @@ class RuleLoop(RuleError):
     code = "rule/loop"
 
 
+class RuleLimit(RuleError):
+    """A number a formula makes past the language's bound (30 digits, as a
+    written number may have): at the formula, before anything keeps it."""
+
+    code = "rule/limit"
+
+
 class RuleStuck(RuleError):
     """A player must decide but has no option. At `takes an action`,
     `reasons` says for each action of the step why it is refused now, as

@@ -62,7 +62,6 @@ def test_a_short_fuzz_finds_no_crash_hang_or_memory(tmp_path):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.xfail(strict=False, reason="the engine's fixes for these findings are under way")
 def test_the_hostile_families_find_nothing(tmp_path):
     report = fuzz.fuzz(seed=11, cases=15, workers=2, out=tmp_path, minutes=0.5, shrink_runs=0,
                        families=NEW_FAMILIES)

@@ -418,6 +418,7 @@ DOCUMENTED = {
     "values a state keeps": limits.MAX_STATE_VALUES,
     "entries the player counts": limits.MAX_COMPILED,
     "digits of a number": limits.MAX_DIGITS, "characters of a string": limits.MAX_STRING,
+    "numbers a formula makes": limits.MAX_DIGITS,
     "characters of a name": limits.MAX_NAME,
     "characters of the game's title": limits.MAX_TITLE,
     "items of one list": limits.MAX_LIST_ITEMS, "nesting of formulas": limits.MAX_NESTING,

@@ -97,16 +97,17 @@ REFUSED = [
     ("move A to hand(2)", "P2 is not a player of this game"),
     ("set flag = bonus(3)", "P3 is not a player of this game"),
     ("grant bonus to 2", "P2 is not a player of this game"),
-    ("set total = worth_of(T)", "T is a tile, not a coin"),
-    ("set total = side_of(0 - 1)", "-1 is no piece, not a coin"),
+    # a value of kind any, which only the game knows
+    ("set total = T\n  set total = worth_of(total)", "T is a tile, not a coin"),
+    ("set total = 0 - 1\n  set total = side_of(total)", "-1 is no piece, not a coin"),
     ("set total = T\n  move T to side(total)", "T is a tile, not a coin"),
-    ("set total = pile_of(0, T)", "T is a tile, not a coin"),
+    ("set total = T\n  set total = pile_of(0, total)", "T is a tile, not a coin"),
     ("set total = pile_of(0 - 1, A)", "-1 is not a player of this game"),
-    ("set total = value_of(0 - 1)", "-1 is no piece, so it has no attributes"),
-    ("set total = value_of(99)", "99 is no piece, so it has no attributes"),
+    ("set total = 0 - 1\n  set total = value_of(total)", "-1 is no piece, so it has no attributes"),
+    ("set total = 99\n  set total = value_of(total)", "99 is no piece, so it has no attributes"),
     ("set total = value_of(none)", "none is no piece, so it has no attributes"),
-    ("set total = gold_of(T)", "T is a tile, which has no attribute 'gold'"),
-    ("set total = gold_of(0 - 1)", "-1 is no piece, so it has no attribute 'gold'"),
+    ("set total = T\n  set total = gold_of(total)", "T is a tile, which has no attribute 'gold'"),
+    ("set total = 0 - 1\n  set total = gold_of(total)", "-1 is no piece, so it has no attribute 'gold'"),
     ("set total = count(c in [A, T] where c.gold == 0)", "T is a tile, which has no attribute"),
     ("set total = sum(c.value for c in [A, 0 - 1])", "-1 is no piece"),
     # a value of another kind than its slot's: never a state its save cannot hold
@@ -176,6 +177,11 @@ STATIC = [
     ("set A.value = 3", "value", "'value' is fixed by its component table"),
     ("for each c in tile\n    set c.gold = 1", "c.gold", "a tile has no attribute 'gold'"),
     ("set total = size(side(T))", "T", "'side' is one per coin"),
+    # a define's parameter has no kind, but a call's argument may
+    ("set total = worth_of(T)", "worth_of(T)", "worth_of(a component (tile)): 'worth' is one per coin"),
+    ("set total = gold_of(T)", "gold_of(T)", "gold_of(a component (tile)): a tile has no attribute"),
+    ("set total = value_of(chips(0))", "value_of(", "value_of(a number): '.value' reads a component's"),
+    ("set total = side_of(nobody)", "side_of(", "side_of(a player): 'side' is one per coin"),
 ]
 
 
@@ -228,8 +234,49 @@ def test_a_refused_action_leaves_the_game_as_it_was_and_its_save_loads(tmp_path,
 
 
 def test_a_list_as_an_index_is_told_in_the_rulebook_s_words(tmp_path, both_paths):
-    path = rulebook(tmp_path, "set total = hand_of([0])")
+    path = rulebook(tmp_path, "set total = [0]\n  set total = hand_of(total)")
     with pytest.raises(RuleError) as info:
         load_rulebook(str(path)).new_game(players=2, seed=1)
     assert info.value.code == "rule/runtime"
     assert "a list where one value is needed" in info.value.message
+
+
+SURE = """\
+game "Sure"
+players 2
+component coin
+  | name | value |
+  | A    | 1     |
+  | B    | 2     |
+  has gold: number = 0
+zone deck: coin, hidden
+zone hand of each player: coin, owner
+variable chips of each player: number = 0
+setup
+  move all coin to deck
+  for each p in players
+    deal 1 from deck to hand(p)
+    set chips(p) = sum(c.value + c.gold for c in hand(p))
+phase play
+  turn 0
+    0 takes an action
+  end game
+action take(c: one of hand(me))
+  add c.value to chips(me)
+scoring
+  score = chips(p) + count(c in hand(p) where c.gold == 0)
+"""
+
+
+def test_the_generated_code_reads_seats_and_pieces_it_is_sure_of_without_tables(tmp_path):
+    """The game's players, a zone's pieces, an action's player and a
+    parameter chosen from a zone are sure: no table stands between them
+    and their slots (the closures check them all the same)."""
+    path = tmp_path / "sure.rules"
+    path.write_text(SURE, encoding="utf-8")
+    game = load_rulebook(str(path))
+    text = game.program(2).python.text()
+    assert "every piece, by itself" not in text and "the positions of the values" not in text
+    state = game.new_game(players=2, seed=1)
+    assert game.scores(state) == tuple(state.vars[game.program(2).lay.variables["chips"].base + p] + 1
+                                       for p in range(2))

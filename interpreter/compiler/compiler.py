@@ -15,7 +15,7 @@ from ..errors import FORMULA_ERRORS, RuleError, RulebookErrors, as_rule_error, s
 from ..stdlib.builtins import FUNCTIONS
 from ..runtime.choices import key_function
 from .compiled import Compiled
-from .expressions import ExprCompiler, describe, family
+from .expressions import ExprCompiler, bounded_by, describe, family, too_large
 from ..runtime.layout import Layout, build_layout
 from ..runtime.views import show_value
 from ..stdlib.types import ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, elem, is_comp, list_of
@@ -102,6 +102,9 @@ class Compiler:
         self.generate = generate
         self.py = PyFormulas(self.ex)
         self.ir_of: dict = {}           # sid -> the statement's IR
+        self.sure_of: dict = {}         # sid -> the locals sure where it stands (PyFormulas.env_sure)
+        self.action_sure: dict = {}     # action -> the same for its body
+        self.items_of: dict = {}        # ChoiceSpec -> what its value is sure to be (Compiled.items)
         self.m = st.Machine(self.lay, ir["file"])
         self.actions: dict[str, dc.ActionDef] = {}
         self.action_scopes: dict[str, dict] = {}    # action -> its parameters' types
@@ -123,8 +126,9 @@ class Compiler:
     def _generated(self, c: Compiled, e) -> Compiled:
         if not self.generate:
             return c
-        return Compiled(self.py.function(e, c.fn), c.type, c.at, c.const, None, c.local,
-                        c.strict_bool)
+        fn = self.py.function(e, c.fn)
+        return Compiled(fn, c.type, c.at, c.const, None, c.local, c.strict_bool,
+                        self.py.items.get(id(e), c.items))
 
     def fn(self, e, scope):
         return self.expr(e, scope).fn
@@ -148,11 +152,13 @@ class Compiler:
             self.context = f"define {d['name']}"
             self.ex.define(d["name"])
         scoring = ir["scoring"]
+        self.py.env_sure = {"p": PLAYER}        # a score is worked out for each seat
         score = self.expr(scoring["score"], {"p": PLAYER})
         tie = [(1 if k["node"] == "most" else -1, self.expr(k["expr"], {"p": PLAYER}))
                for k in scoring["tie_break"]]
         parts = [(q["label"], self.expr(q["expr"], {"p": PLAYER}))
                  for q in scoring.get("parts", [])]
+        self.py.env_sure = {}
         steps = [k.get("label") or _source_words(k) for k in scoring["tie_break"]]
         winners = self.expr(scoring["winners"], {}) if scoring["winners"] else None
         defaults = []
@@ -169,7 +175,7 @@ class Compiler:
             for k in range(slot.count):
                 defaults.append((slot.base + k, value))
         if self.generate:
-            RunCompiler(self.m, self.py, self.ir_of).compile_all()
+            RunCompiler(self.m, self.py, self.ir_of, self.sure_of).compile_all()
         return Program(self.n, lay, self.m, self.actions, score, tie, winners, defaults, self.ex,
                        parts, steps, self.py.mod, scoring.get("lowest_wins", False))
 
@@ -195,11 +201,13 @@ class Compiler:
     # -- actions ---------------------------------------------------------------
     def _declare_action(self, a):
         scope = {"me": PLAYER}
+        self.py.env_sure = {"me": PLAYER}       # the player who takes it: a seat
         params = []
         for p in a["params"]:
             spec = self.choice(p["name"], p["choice"], scope)
             params.append(spec)
             scope[p["name"]] = spec.value_type
+            self._binds(p["name"], self.items_of[spec])
         private = any(o["node"] == "private" for o in a["options"])
         limit = None
         if a["name"] in self.lay.limits:
@@ -227,13 +235,16 @@ class Compiler:
                                           body[0]["at"] if requires is not None else None,
                                           requires_first=first)
         self.action_scopes[name] = scope
+        self.action_sure[name], self.py.env_sure = self.py.env_sure, {}
 
     def _compile_action_body(self, a):
         self.context = f"action {a['name']}"
         act = self.actions[a["name"]]
         scope = self.action_scopes[a["name"]]
         body = a["body"] or {"stmts": [], "at": a["at"]}
+        self.py.env_sure = self.action_sure[a["name"]]
         act.body = self.block(body, scope, st.end_pop).id
+        self.py.env_sure = {}
 
     def choice(self, name, c, scope) -> dc.ChoiceSpec:
         source = self.expr(c["source"], scope)
@@ -245,7 +256,10 @@ class Compiler:
         if kind == "one":
             value_type = item
             if c["where"] is not None:
+                outer = dict(self.py.env_sure)
+                self._binds(name, source.items)
                 where = self.condition(c["where"], {**scope, name: item}).fn
+                self.py.env_sure = outer
         elif kind == "many":
             value_type = list_of(item)
             count = self.fn(c["count"], scope)
@@ -259,6 +273,7 @@ class Compiler:
             size = self.fn(c["size"], scope)
         spec = dc.ChoiceSpec(name, kind, source.fn, where, count, groups, size, key,
                              dc.printer(value_type, self.lay), value_type, c["at"])
+        self.items_of[spec] = source.items if kind == "one" else None
         spec.why = self._why_not(c["source"], scope)
         if kind == "one" and c["where"] is not None and self.generate:
             spec.kept = self.py.kept_options(c["source"], c["where"], name, key)
@@ -280,13 +295,25 @@ class Compiler:
     def block(self, b, scope, end) -> st.Block:
         block = self.m.new_block(end)
         scope = dict(scope)
+        outer = dict(self.py.env_sure)      # a block's bindings end with it
         for s in b["stmts"]:
             block.stmts.append(self.stmt(s, scope))
         block.scope = scope
+        self.py.env_sure = outer
         return block
 
+    def _binds(self, name: str, items) -> None:
+        """A statement binds local `name`: to an item of a list whose items
+        are sure to be seats or pieces of a type (`items`), or to anything."""
+        if items is not None:
+            self.py.env_sure[name] = items
+        else:
+            self.py.env_sure.pop(name, None)
+
     def stmt(self, s, scope):
+        sure = dict(self.py.env_sure)       # where the statement stands
         compiled = getattr(self, "s_" + s["node"])(s, scope)
+        self.sure_of[len(self.m.stmts)] = sure
         compiled.chance = s["node"] == "shuffle" or draws(s)
         compiled.sid = len(self.m.stmts)
         self.ir_of[compiled.sid] = s
@@ -402,7 +429,10 @@ class Compiler:
             if family(t) not in (None, "number"):
                 self.ex.type_error(f"'add' adds numbers, not {describe(t)}", s)
                 break
-        return st.SetSlot(s["at"], self.slot(s["target"], scope), value.fn, True)
+        # the sum past the bound is rule/limit at the statement
+        refuse = too_large(span_at(self.ir["file"], s["at"]))
+        return st.SetSlot(s["at"], self.slot(s["target"], scope), value.fn, True,
+                          check=bounded_by(refuse))
 
     def number(self, e, scope, what):
         c = self.expr(e, scope)
@@ -419,6 +449,7 @@ class Compiler:
     def s_let(self, s, scope):
         value = self.expr(s["value"], scope)
         scope[s["name"]] = value.type
+        self._binds(s["name"], None)
         return st.Let(s["at"], s["name"], value.fn)
 
     def s_if(self, s, scope):
@@ -428,7 +459,10 @@ class Compiler:
 
     def s_for_each(self, s, scope):
         source = self.expr(s["source"], scope)
+        outer = dict(self.py.env_sure)
+        self._binds(s["var"], source.items)
         body = self.block(s["body"], {**scope, s["var"]: elem(source.type)}, st.end_for_each).id
+        self.py.env_sure = outer
         return st.ForEach(s["at"], s["var"], source.fn, body)
 
     def s_repeat_times(self, s, scope):
@@ -454,13 +488,19 @@ class Compiler:
         spec = self.choice(s["var"], s["choice"], scope)
         spec.label = s.get("label")
         scope[s["var"]] = spec.value_type
+        self._binds(s["var"], self.items_of[spec])
         return dc.Choose(s["at"], self.player(s["player"], scope, "who chooses"), spec)
 
     def s_each_chooses(self, s, scope):
-        players = self.fn(s["players"], scope)
+        chooser = self.expr(s["players"], scope)
+        players = chooser.fn
+        outer = dict(self.py.env_sure)
+        self._binds(s["player_var"], chooser.items)
         spec = self.choice(s["var"], s["choice"], {**scope, s["player_var"]: PLAYER})
+        self.py.env_sure = outer
         spec.label = s.get("label")
         scope[s["var"]] = list_of(spec.value_type)
+        self._binds(s["var"], None)
         self.picks.add(s["var"])
         return dc.EachChooses(s["at"], s["player_var"], players, spec)
 

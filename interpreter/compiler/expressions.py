@@ -21,9 +21,9 @@ from . import ranges
 from .aggregates import _AGGREGATE_MAKERS, _of_element
 from ..stdlib.builtins import FUNCTIONS
 from .compiled import Compiled, _mapped, _merged_conditional, _table_read
-from ..errors import LimitExceeded, RuleError, RuleLoop, WrongType, span_at
+from ..errors import LimitExceeded, RuleError, RuleLimit, RuleLoop, WrongType, span_at
 from ..language import flow
-from ..language.limits import MAX_RANGE
+from ..language.limits import MAX_DIGITS, MAX_NUMBER, MAX_RANGE
 from ..runtime.budget import Budget
 from ..runtime.layout import Layout
 from ..stdlib.types import (ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, comp_type, elem, is_comp,
@@ -47,6 +47,8 @@ class ExprCompiler(Shortcuts):
         # arguments' kinds (`Builtin.typed`) -> (the call, that implementation)
         self.typed_calls: dict = {}
         self._inline_cache: dict = {}   # (define, renames) -> its body compiled in place
+        self._call_checks: dict = {}    # (define, its arguments' kinds) -> what they break
+        self._alone: dict = {}          # define -> the errors of its body with no kinds
         self._costly_defines: dict = {}
         self.budget = Budget()          # the work formulas may do in one step of the game
         # define -> (depth, nodes) written out: what an aggregate charges an element
@@ -234,7 +236,9 @@ class ExprCompiler(Shortcuts):
             raise RuleError(f"'{name}' is defined in terms of itself", code="rulebook/recursion")
         self.define_types[name] = ANY
         params = d["params"] or []
+        errors = len(self.errors)
         c = self.compile(d["body"], {p: ANY for p in params})
+        self._alone[name] = {(str(x.span), x.message) for x in self.errors[errors:]}
         if not params and c.const is None and _has_aggregate(d["body"]) and self._reads_no_state(d["body"]):
             # a formula of fixed things only (a grid's cells, component types,
             # options): worked out once here, not at every use
@@ -280,9 +284,10 @@ class ExprCompiler(Shortcuts):
             return self._indexed(None, v.base, lay.positions(v.index), args[0], v.type, e)
         if ref == "define":
             body = self.define(fn)
+            params = self.defines[fn]["params"]
+            self.check_call(fn, params, args, e)
             if body.const is not None:       # e.g. a rule switched off by an option
                 return self._const(body.const[0], body.type, e["at"])
-            params = self.defines[fn]["params"]
             bfn = body.fn
             if len(params) == 1:
                 p0, a0 = params[0], afns[0]
@@ -337,6 +342,37 @@ class ExprCompiler(Shortcuts):
                 return Compiled(lambda s, env: impl(s, env[n0]), t, e["at"])
             return Compiled(lambda s, env: impl(s, a0(s, env)), t, e["at"])
         return Compiled(lambda s, env: impl(s, *[a(s, env) for a in afns]), t, e["at"])
+
+    def check_call(self, name: str, params: list, args: list, e) -> None:
+        """A define's parameters have no kind, but a call's arguments may: its
+        body is checked again with them (once for each set of kinds), and what
+        that finds and the body alone does not — the attribute of a player,
+        a piece of another type as an index — is rulebook/type at the call."""
+        kinds = tuple(a.type for a in args)
+        if not params or all(family(k) is None for k in kinds):
+            return
+        key = (name, kinds)
+        found = self._call_checks.get(key)
+        if found is None:
+            self._call_checks[key] = ()         # (defines do not call themselves)
+            found = self._call_checks[key] = self._errors_with(name, dict(zip(params, kinds)))
+        shown = ", ".join(describe(k) for k in kinds)
+        for message, hint in found:
+            self.errors.append(WrongType(f"{name}({shown}): {message}",
+                                         span_at(self.ir["file"], e["at"]), hint))
+
+    def _errors_with(self, name: str, scope: dict) -> tuple:
+        """The type errors of define `name`'s body compiled with its
+        parameters of the kinds `scope` gives that it has not with none."""
+        body, typed = self.defines[name]["body"], dict(self.typed_calls)
+        alone = self._alone.get(name, set())
+        errors = len(self.errors)
+        self.compile(body, scope)
+        found = tuple((x.message, x.hint) for x in self.errors[errors:]
+                      if isinstance(x, WrongType) and (str(x.span), x.message) not in alone)
+        del self.errors[errors:]
+        self.typed_calls = typed             # (the body's own compile chose the builtins)
+        return found
 
     @staticmethod
     def _indexed(zone, base: int, positions, arg: Compiled, t, e) -> Compiled:
@@ -583,12 +619,23 @@ class ExprCompiler(Shortcuts):
             if family(side.type) in ("component", "list", "bool", "symbol"):
                 self.type_error(f"'{op}' works on numbers, not on {describe(side.type)}", e)
                 break
+        # a sum, a difference or a product past the bound is rule/limit here
+        low, high, refuse = -MAX_NUMBER, MAX_NUMBER, too_large(span_at(self.ir["file"], e["at"]))
         if op == "+":
-            return Compiled(lambda s, env: lf(s, env) + rf(s, env), NUMBER, e["at"])
+            def plus(s, env):
+                v = lf(s, env) + rf(s, env)
+                return v if low < v < high else refuse(v)
+            return Compiled(plus, NUMBER, e["at"])
         if op == "-":
-            return Compiled(lambda s, env: lf(s, env) - rf(s, env), NUMBER, e["at"])
+            def minus(s, env):
+                v = lf(s, env) - rf(s, env)
+                return v if low < v < high else refuse(v)
+            return Compiled(minus, NUMBER, e["at"])
         if op == "*":
-            return Compiled(lambda s, env: lf(s, env) * rf(s, env), NUMBER, e["at"])
+            def times(s, env):
+                v = lf(s, env) * rf(s, env)
+                return v if low < v < high else refuse(v)
+            return Compiled(times, NUMBER, e["at"])
         if op == "//":
             return Compiled(lambda s, env: _floordiv(lf(s, env), rf(s, env)), NUMBER, e["at"])
         return Compiled(lambda s, env: _mod(lf(s, env), rf(s, env)), NUMBER, e["at"])
@@ -620,6 +667,8 @@ class ExprCompiler(Shortcuts):
         maker = _AGGREGATE_MAKERS[fn]
         run, t = maker(_charged(sf, self.budget, weight), var, wf, vf, bf, item_t,
                        value.type if value else item_t)
+        if fn == "sum":             # a sum past the bound is rule/limit at the aggregate
+            run = _bounded(run, too_large(span_at(self.ir["file"], e["at"])))
         return Compiled(run, t, e["at"], items=source.items if fn == "filter" and value is None
                         else None)
 
@@ -676,6 +725,35 @@ def describe(t: str) -> str:
 
 def plural(t: str) -> str:
     return _words(t)[1]
+
+
+def too_large(span):
+    """The function that refuses a number a formula at `span` made: one
+    past the bound, MAX_NUMBER (rule/limit there)."""
+    def refuse(v):
+        bits = v.bit_length() if type(v) is int else 0
+        digits = len(str(abs(v))) if bits < 4000 else int(bits * 0.30103) + 1
+        raise RuleLimit(f"a number of {digits:,} digits, more than the {MAX_DIGITS} a number "
+                        f"may have", span,
+                        hint=f"numbers stay below 10^{MAX_DIGITS} either way: cap a value where "
+                             f"it grows, e.g. smaller(x * x, 1000000), or count in larger units")
+    return refuse
+
+
+def bounded_by(refuse):
+    """value -> value, refusing one past the bound with `refuse`."""
+    low, high = -MAX_NUMBER, MAX_NUMBER
+    return lambda v: v if low < v < high else refuse(v)
+
+
+def _bounded(run, refuse):
+    """The closure of `run` whose number is refused past the bound."""
+    low, high = -MAX_NUMBER, MAX_NUMBER
+
+    def checked(s, env):
+        v = run(s, env)
+        return v if low < v < high else refuse(v)
+    return checked
 
 
 def _floordiv(a, b):

@@ -25,7 +25,8 @@ import itertools
 
 from ..errors import span_at
 from ..runtime import statements as st
-from .pysource import PyFormulas, _TooDeep, _plus
+from ..language.limits import MAX_NUMBER
+from .pysource import PyFormulas, _TooDeep, _literal
 
 
 # the statements a run may hold whatever their blocks (they hold none)
@@ -37,12 +38,13 @@ _DELEGATED = (st.Move, st.Deal, st.Shuffle, st.Reveal, st.NewRound, st.Rotate, s
 class RunCompiler:
     """Finds the runs of a compiled machine's blocks and writes them."""
 
-    def __init__(self, machine: st.Machine, py: PyFormulas, ir_of: dict):
+    def __init__(self, machine: st.Machine, py: PyFormulas, ir_of: dict, sure_of: dict):
         self.m = machine
         self.py = py
         self.mod = py.mod
         self.lay = machine.lay
         self.ir_of = ir_of            # sid -> the statement's IR
+        self.sure_of = sure_of        # sid -> the locals sure where it stands (PyFormulas.env_sure)
         self._chunks = itertools.count(1)
         self._runnable: dict = {}
 
@@ -146,6 +148,7 @@ class RunCompiler:
         s = self.ir_of[x.sid]
         kind = s["node"]
         sid = x.sid
+        self.py.env_sure = self.sure_of[sid]
         if isinstance(x, st.Requires):
             return
         if kind in ("set", "add"):
@@ -168,10 +171,10 @@ class RunCompiler:
         else:                   # pragma: no cover - runnable() lets no other through
             raise AssertionError(kind)
 
-    def copied(self, e, env, depth, sid) -> str:
+    def copied(self, e, env, depth, sid, code=None) -> str:
         """A value to keep in a slot or a local: a list is copied (zones
         hand out theirs live), as SetSlot and Let do."""
-        code = self.py.code(e, {}, env)
+        code = code or self.py.code(e, {}, env)
         if code.strict or (code.const is not None and not isinstance(code.const[0], list)):
             return code.src
         t = self.mod.fresh("t")
@@ -194,32 +197,52 @@ class RunCompiler:
 
     def set_slot(self, s, x, env, depth) -> None:
         sid = x.sid
-        if s["node"] == "add":
-            t = self.mod.fresh("t")
+        if s["node"] == "add":              # the sum, refused past the bound (x.check)
+            t, i = self.mod.fresh("t"), self.mod.fresh("t")
             self.emit(depth, f"{t} = {self.expr(s['value'], env)}", sid)
-            self.emit(depth, f"s.vars[{self.slot(s['target'], env)}] += {t}", sid)
+            self.emit(depth, f"{i} = {self.slot(s['target'], env)}", sid)
+            self.emit(depth, f"{t} = s.vars[{i}] + {t}", sid)
+            self.emit(depth, f"if not {_literal(-MAX_NUMBER)} < {t} < {_literal(MAX_NUMBER)}:", sid)
+            self.emit(depth + 1, f"{self.mod.constant(x.check)}({t})", sid)
+            self.emit(depth, f"s.vars[{i}] = {t}", sid)
             return
-        value = self.copied(s["value"], env, depth, sid)      # (Python works it out first)
+        code = self.py.code(s["value"], {}, env)
+        value = self.copied(s["value"], env, depth, sid, code)      # (Python works it out first)
         check = x.seats or x.check              # a seat, or a value of the slot's kind
+        if x.check is not None and code.sure is not None and code.sure == self.kind(s["target"]):
+            check = None                        # a piece sure to be of the slot's type
         if check is not None:
             value = f"{self.mod.constant(check)}({value})"
         self.emit(depth, f"s.vars[{self.slot(s['target'], env)}] = {value}", sid)
+
+    def kind(self, target):
+        """The component type whose pieces a `set` target holds, or None."""
+        lay = self.lay
+        if target["node"] == "attribute":
+            kind = lay.has_type.get(target["attr"], "")
+        else:
+            kind = lay.variables[target["name"] if target["node"] == "name" else target["fn"]].type
+        return kind[5:] if kind.startswith("comp:") else None
 
     def slot(self, target, env) -> str:
         """The Python expression of a `set`/`add` target's slot in s.vars."""
         lay = self.lay
         if target["node"] == "attribute":
-            column = self.py.table(lay.attribute_slots(target["attr"]))
-            return f"{column}[{self.expr(target['target'], env)}]"
+            piece = self.py.code(target["target"], {}, env)
+            has, kind = lay.has[target["attr"]], piece.sure
+            if kind is not None and kind != "player" and lay.types[kind][1] \
+                    and has[lay.types[kind][0]] >= 0:          # a piece sure to have it
+                return f"{self.mod.constant(has)}[{piece.src}]"
+            return f"{self.py.table(lay.attribute_slots(target['attr']))}[{piece.src}]"
         name = target["name"] if target["node"] == "name" else target["fn"]
         v = lay.variables[name]
         if v.index is None:
             return str(v.base)
-        arg = self.expr(target["args"][0], env)
+        arg = self.py.code(target["args"][0], {}, env)
         if v.index in lay.grids:
             positions = lay.grids[v.index].positions_at(span_at(self.m.file, target["at"]))
-            return f"{v.base} + {self.mod.constant(positions)}[{arg}]"
-        return _plus(v.base, f"{self.py.table(lay.positions(v.index))}[{arg}]")
+            return f"{v.base} + {self.mod.constant(positions)}[{arg.src}]"
+        return self.py.index(v, [arg])
 
     def block(self, bid: int, env: str, depth: int, sid) -> None:
         """The statements of a nested block, on a copy of the locals (as the

@@ -25,6 +25,19 @@ What keeps rule text out of the code (the project's promise 2):
   read as ``env['name']`` with the key written by `repr`, or as a ``vN``
   local the generator chose.
 
+What keeps every read and write in its slot, and every number within the
+limit (language/limits.py MAX_NUMBER), at the least cost:
+
+- an index of a zone or variable `of each player/TYPE`, or a piece whose
+  attribute is read, goes through one of the layout's `Slots`, which refuse
+  any other value, unless the compiler knows it to be a seat or a piece of
+  the type (`Code.sure`: an element of the game's players, of a zone or of
+  a component type, a value of a variable of a component type); such are
+  read as plain arithmetic or list indices (the closures check them all);
+- a sum, a difference or a product is compared with the limit inline,
+  unless the sizes of both sides are known to be small (`Code.bound`: a
+  constant, a size, a table column of numbers).
+
 A formula the generator cannot write (Python refuses code nested too deep)
 keeps its closure, which computes the same. Runtime errors surface as
 before: the statement that evaluates the formula reports its rulebook line
@@ -41,11 +54,11 @@ import re
 from ..errors import span_at
 from . import ranges
 from ..language import flow
-from ..language.limits import MAX_RANGE
+from ..language.limits import MAX_NUMBER, MAX_RANGE
 from ..stdlib.builtins import FUNCTIONS
 from .aggregates import PAIRED as _PAIRED
 from .compiled import _NO_VALUE
-from .expressions import _COMPARE, _floordiv, _mod
+from .expressions import _COMPARE, _floordiv, _mod, too_large
 from .optimise import _UNSET, draws, reads_no_state
 
 
@@ -53,14 +66,18 @@ class Code:
     """Generated Python for one formula node: the expression's text, its
     value when known while compiling, whether it is always True/False; and
     "player" or a component type where the value is sure to be a seat or a
-    piece of that type (`sure`), or is a list whose items all are (`items`:
-    the game's players, a zone, a component type)."""
+    piece of that type, or none (`sure`: a list indexed by none fails, it
+    never reads another entry), or is a list whose items all are (`items`:
+    the game's players, a zone, a component type); and for a number, a bound
+    its size is sure to stay within (`bound`: a constant, a size, a table
+    column of numbers), so that a sum or a product of such needs no check
+    against the limit of numbers."""
 
-    __slots__ = ("src", "const", "strict", "items", "sure")
+    __slots__ = ("src", "const", "strict", "items", "sure", "bound")
 
-    def __init__(self, src: str, const=None, strict=False, items=None, sure=None):
+    def __init__(self, src: str, const=None, strict=False, items=None, sure=None, bound=None):
         self.src, self.const, self.strict, self.items = src, const, strict, items
-        self.sure = sure
+        self.sure, self.bound = sure, bound
 
 
 class Module:
@@ -159,7 +176,13 @@ class PyFormulas:
         self.lay = ex.lay
         self.n = ex.lay.n
         self.mod = module or Module()
-        self.define_names: dict = {}        # define -> its function's name
+        # (define, how sure each argument is) -> its function's name, and its
+        # result's (sure, items): see Code. A define has a function for each
+        # way its calls' arguments are sure, so its body reads those as they are
+        self.define_names: dict = {}
+        self.define_kinds: dict = {}
+        self.items: dict = {}               # id of a top-level formula -> its Code's items
+        self._bounds: dict = {}             # attribute -> its column's bound (column_bound)
         # (node, locals, how sure each is, env or not) -> its function's name, the kind of its items
         self._aggregates: dict = {}
         self._pure: dict = {}
@@ -167,6 +190,10 @@ class PyFormulas:
         # type (its name): an aggregate's element over such a list. Their
         # slots are read without the tables that refuse other values
         self.sure: dict = {}
+        # the same for the statement's locals (`env`) where the formula being
+        # written stands: an action's `me`, a parameter chosen from such a
+        # list, a `for each` element; the program compiler keeps it
+        self.env_sure: dict = {}
         self.budget = self.mod.constant(ex.budget, "the budget of formula work (runtime/budget.py)")
 
     # -- entry points ----------------------------------------------------------
@@ -175,6 +202,7 @@ class PyFormulas:
         closure `fallback` where Python cannot take the code."""
         try:
             code = self.code(e, {}, "env")
+            self.items[id(e)] = code.items
             if code.const is not None:
                 value = code.const[0]
                 return lambda s, env: value
@@ -225,7 +253,7 @@ class PyFormulas:
     def const(self, value) -> Code:
         text = _literal(value)
         return Code(text if text is not None else self.mod.constant(value), (value,),
-                    isinstance(value, bool))
+                    isinstance(value, bool), bound=abs(value) if type(value) is int else None)
 
     # -- nodes -------------------------------------------------------------------
     def code(self, e: dict, ctx: dict, env) -> Code:
@@ -272,7 +300,7 @@ class PyFormulas:
         n, ref, lay, ex = e["name"], e["ref"], self.lay, self.ex
         if ref == "local":
             src = self.local(n, ctx, env)
-            return Code(src, sure=self.sure.get(src))
+            return Code(src, sure=self.sure.get(src) if n in ctx else self.env_sure.get(n))
         if ref == "constant":
             if n == "players":
                 return Code(self.mod.constant(ex.players), items="player")
@@ -298,8 +326,9 @@ class PyFormulas:
             return self.const(lay.instances[n])
         if ref == "zone":         # (it holds pieces of its type only: move_components)
             return Code(f"s.zones[{lay.zones[n].base}]", items=lay.zones[n].of)
-        if ref == "variable":
-            return Code(f"s.vars[{lay.variables[n].base}]")
+        if ref == "variable":       # (a set stores a value of its kind: kind_check)
+            v = lay.variables[n]
+            return Code(f"s.vars[{v.base}]", sure=_piece_kind(lay, v.type))
         if ref == "grid":
             return Code(self.mod.constant(lay.grids[n].cells))
         raise AssertionError(f"unresolved name {n} ({ref})")
@@ -314,30 +343,50 @@ class PyFormulas:
         if len(params) == 1 and body.lookup is not None and body.lookup[1].local == params[0] \
                 and not any(v is _NO_VALUE for v in body.lookup[0]):
             # the body is a static table of its parameter: read the table
-            return Code(f"{self.mod.constant(body.lookup[0])}[{self.table(self.lay.pieces)}"
-                        f"[{argcodes[0].src}]]")
+            column, arg = self.mod.constant(body.lookup[0]), argcodes[0]
+            held = _piece_kind(self.lay, body.type)
+            if arg.sure is not None and arg.sure != "player":
+                return Code(f"{column}[{arg.src}]", sure=held)
+            return Code(f"{column}[{self.table(self.lay.pieces)}[{arg.src}]]", sure=held)
         d = self.ex.defines[name]
         if not self.ex._costly(name) and _size(d["body"]) <= MAX_INLINED \
                 and all(_SIMPLE.match(a.src) for a in argcodes):
             # a small define of plain arguments: its body written in place,
-            # each parameter read as its argument
-            return self.code(d["body"], dict(zip(params, (a.src for a in argcodes))), env)
-        fname = self.define_function(name)
-        return Code(f"{fname}(s{''.join(', ' + a.src for a in argcodes)})")
+            # each parameter read as its argument, as sure as it is
+            kept = {a.src: self.sure.get(a.src) for a in argcodes if a.sure is not None}
+            self.sure.update({a.src: a.sure for a in argcodes if a.sure is not None})
+            try:
+                return self.code(d["body"], dict(zip(params, (a.src for a in argcodes))), env)
+            finally:
+                for src, was in kept.items():
+                    if was is None:
+                        del self.sure[src]
+                    else:
+                        self.sure[src] = was
+        key = (name, tuple(a.sure for a in argcodes))
+        fname = self.define_function(*key)
+        sure, items = self.define_kinds.get(key, (None, None))
+        return Code(f"{fname}(s{''.join(', ' + a.src for a in argcodes)})", sure=sure, items=items)
 
-    def define_function(self, name) -> str:
-        found = self.define_names.get(name)
+    def define_function(self, name, sure: tuple = ()) -> str:
+        """The function of define `name` for arguments as sure as `sure`."""
+        key = (name, sure)
+        found = self.define_names.get(key)
         if found is not None:
             return found
         d = self.ex.defines[name]
-        fname = self.define_names[name] = self.mod.fresh("d")
+        fname = self.define_names[key] = self.mod.fresh("d")
         params = [self.mod.fresh("v") for _ in d["params"] or []]
+        for v, kind in zip(params, sure):
+            if kind is not None:
+                self.sure[v] = kind
         ctx = dict(zip(d["params"] or [], params))
         try:
             body = self.code(d["body"], ctx, None)
         except _TooDeep:
-            del self.define_names[name]
+            del self.define_names[key]
             raise
+        self.define_kinds[key] = (body.sure, body.items)
         args = "".join(", " + p for p in params)
         head = f"def {fname}(s{args}):"
         note = f"define {name}, line {d['name_at'][0]}"
@@ -408,12 +457,13 @@ class PyFormulas:
             if v.index in lay.grids:
                 positions = self.mod.constant(lay.grids[v.index].positions_at(
                     span_at(self.ex.ir["file"], e["at"])))
-                return Code(f"s.vars[{_plus(v.base, f'{positions}[{args[0].src}]')}]")
-            return Code(f"s.vars[{self.index(v, args)}]")
+                return Code(f"s.vars[{_plus(v.base, f'{positions}[{args[0].src}]')}]",
+                            sure=_piece_kind(lay, v.type))
+            return Code(f"s.vars[{self.index(v, args)}]", sure=_piece_kind(lay, v.type))
         srcs = [a.src for a in args]
         pure = not draws(e)
         if fn == "size" and len(srcs) == 1:
-            return Code(f"len({srcs[0]})")
+            return Code(f"len({srcs[0]})", bound=_LENGTH)
         if fn == "is_empty" and len(srcs) == 1:
             return Code(f"(not {srcs[0]})", strict=True)
         if fn == "contains" and len(srcs) == 2 and pure:
@@ -422,9 +472,10 @@ class PyFormulas:
             return Code(f"(1 - {srcs[0]})")
         if fn in ("first", "last") and len(srcs) == 1:
             t = self.mod.fresh("t")
-            return Code(f"({t}[{0 if fn == 'first' else -1}] if ({t} := {srcs[0]}) else None)")
+            return Code(f"({t}[{0 if fn == 'first' else -1}] if ({t} := {srcs[0]}) else None)",
+                        sure=args[0].items)
         if fn == "abs" and len(srcs) == 1:
-            return Code(f"abs({srcs[0]})")
+            return Code(f"abs({srcs[0]})", bound=args[0].bound)
         impl = FUNCTIONS[fn].impl
         if FUNCTIONS[fn].typed is not None:        # as the closure calls it
             known = self.ex.typed_calls.get(id(e))
@@ -456,23 +507,35 @@ class PyFormulas:
     def x_attribute(self, e, ctx, env):
         code = self.code(e["target"], ctx, env)
         target, lay, attr = code.src, self.lay, e["attr"]
-        kind = code.sure
+        kind, held = code.sure, _piece_kind(lay, lay.has_type.get(attr, ""))
         if kind is not None and kind != "player":
             # a piece sure to be of type `kind`: the layout's plain columns
             has, (first, count) = lay.has.get(attr), lay.types[kind]
             if count and has is not None and has[first] >= 0:
-                return Code(f"s.vars[{self.mod.constant(has)}[{target}]]")
+                return Code(f"s.vars[{self.mod.constant(has)}[{target}]]", sure=held)
             if count and attr in lay.static:
                 return Code(f"{self.mod.constant(lay.static[attr])}[{target}]",
-                            sure=_sure_column(lay, attr, first, count))
+                            sure=_piece_kind(lay, lay.static_type.get(attr, "")),
+                            bound=self.column_bound(attr))
         if attr not in lay.has:
             column = self.mod.constant(lay.static[attr])
-            return Code(f"{column}[{self.table(lay.pieces)}[{target}]]")
+            return Code(f"{column}[{self.table(lay.pieces)}[{target}]]",
+                        sure=_piece_kind(lay, lay.static_type.get(attr, "")),
+                        bound=self.column_bound(attr))
         if attr not in lay.static:
-            return Code(f"s.vars[{self.table(lay.attribute_slots(attr))}[{target}]]")
+            return Code(f"s.vars[{self.table(lay.attribute_slots(attr))}[{target}]]", sure=held)
         return Code(f"{self.mod.constant(_either)}(s, {self.table(lay.pieces)}, "
                     f"{self.mod.constant(lay.has[attr])}, {self.mod.constant(lay.static[attr])}, "
                     f"{target})")
+
+    def column_bound(self, attr: str):
+        """The largest size of a table column of whole numbers (none apart),
+        or None for a column of something else."""
+        if attr not in self._bounds:
+            values = [v for v in self.lay.static[attr] if v is not None]
+            self._bounds[attr] = max(map(abs, values), default=0) \
+                if all(type(v) is int for v in values) else None
+        return self._bounds[attr]
 
     def table(self, slots) -> str:
         """The constant's name of one of the layout's `Slots`."""
@@ -488,18 +551,19 @@ class PyFormulas:
 
     # -- operators -------------------------------------------------------------------
     def x_otherwise(self, e, ctx, env):
-        left = self.code(e["left"], ctx, env).src
-        right = self.code(e["right"], ctx, env).src
+        left, right = self.code(e["left"], ctx, env), self.code(e["right"], ctx, env)
         t = self.mod.fresh("t")
-        return Code(f"({t} if ({t} := {left}) is not None and {t} != [] else {right})")
+        return _either_of(f"({t} if ({t} := {left.src}) is not None and {t} != [] else "
+                          f"{right.src})", left, right)
 
     def x_conditional(self, e, ctx, env):
         cond = self.code(e["cond"], ctx, env)
         if cond.const is not None:
             return self.code(e["then"] if cond.const[0] else e["otherwise"], ctx, env)
         then, other = self.code(e["then"], ctx, env), self.code(e["otherwise"], ctx, env)
-        return Code(f"({then.src} if {cond.src} else {other.src})",
-                    strict=then.strict and other.strict)
+        code = _either_of(f"({then.src} if {cond.src} else {other.src})", then, other)
+        code.strict = then.strict and other.strict
+        return code
 
     def _logic(self, e, ctx, env, is_and: bool):
         left, right = self.code(e["left"], ctx, env), self.code(e["right"], ctx, env)
@@ -529,7 +593,8 @@ class PyFormulas:
         return Code(f"(not {operand.src})", strict=True)
 
     def x_negate(self, e, ctx, env):
-        return Code(f"(-{self.code(e['operand'], ctx, env).src})")
+        operand = self.code(e["operand"], ctx, env)
+        return Code(f"(-{operand.src})", bound=operand.bound)
 
     def x_compare(self, e, ctx, env):
         left, right = self.code(e["left"], ctx, env), self.code(e["right"], ctx, env)
@@ -543,11 +608,24 @@ class PyFormulas:
 
     def x_arith(self, e, ctx, env):
         left, right = self.code(e["left"], ctx, env), self.code(e["right"], ctx, env)
-        op = e["op"]
+        op, a, b = e["op"], left.bound, right.bound
         if op in ("+", "-", "*"):
-            return Code(f"({left.src} {op} {right.src})")
+            bound = None if a is None or b is None else a * b if op == "*" else a + b
+            if bound is not None and bound < MAX_NUMBER:      # it cannot pass the limit
+                return Code(f"({left.src} {op} {right.src})", bound=bound)
+            # past the limit, rule/limit at this formula: one comparison inline
+            t = self.mod.fresh("t")
+            return Code(f"({t} if {_literal(-MAX_NUMBER)} < ({t} := {left.src} {op} {right.src}) "
+                        f"< {_literal(MAX_NUMBER)} else {self.refusal(e)}({t}))")
         helper = self.mod.constant(_floordiv if op == "//" else _mod)
-        return Code(f"{helper}({left.src}, {right.src})")
+        # a quotient is no larger than what is divided, a remainder than the divisor
+        return Code(f"{helper}({left.src}, {right.src})", bound=a if op == "//" else b)
+
+    def refusal(self, e) -> str:
+        """The constant's name of the function that refuses a number the
+        formula `e` made past the bound (expressions.too_large)."""
+        return self.mod.constant(too_large(span_at(self.ex.ir["file"], e["at"])),
+                                 f"the bound of numbers at line {e['at'][0]}, column {e['at'][1]}")
 
     # -- aggregates ---------------------------------------------------------------------
     def x_aggregate(self, e, ctx, env):
@@ -564,7 +642,8 @@ class PyFormulas:
             found = self._aggregates[key] = self._aggregate(e, list(ctx), sure, env is not None)
         name, items = found
         return Code(f"{name}({args})", strict=fn in ("any", "all"),
-                    items=items if fn == "filter" and e["value"] is None else None)
+                    items=items if fn == "filter" and e["value"] is None else None,
+                    bound=_LENGTH if fn == "count" else None)
 
     def _aggregate(self, e, names: list, sure: tuple, has_env: bool) -> tuple:
         """The function of an aggregate, given the locals in reach as
@@ -602,11 +681,14 @@ class PyFormulas:
                  f"    {self.budget}.left -= n * {weight}",
                  f"    if {self.budget}.left < 0:",
                  f"        {self.budget}.exhausted()"]
-        lines += ["    " + line for line in self._loop(fn, var, where, value, by)]
+        lines += ["    " + line for line in self._loop(fn, var, where, value, by,
+                                                      self.refusal(e) if fn == "sum" else None)]
         self._add(lines, _where(f"{fn}(…)", e))
         return name, code.items
 
-    def _loop(self, fn, var, where, value, by) -> list:
+    def _loop(self, fn, var, where, value, by, refusal=None) -> list:
+        """The body of an aggregate's function; a sum is refused past the
+        bound by the function `refusal` names."""
         w = where.src if where is not None else None
         if fn == "count":
             if w is None:
@@ -630,8 +712,11 @@ class PyFormulas:
             else:
                 lines = ["out = []", f"for {var} in xs:", f"    if {w}:",
                          f"        out.append({item})"]
-            last = {"sum": "sum(out)", "min": "min(out, default=None)",
-                    "max": "max(out, default=None)"}.get(fn, "out")
+            if fn == "sum":
+                return lines + ["r = sum(out)",
+                                f"if {_literal(-MAX_NUMBER)} < r < {_literal(MAX_NUMBER)}:",
+                                "    return r", f"return {refusal}(r)"]
+            last = {"min": "min(out, default=None)", "max": "max(out, default=None)"}.get(fn, "out")
             return lines + [f"return {last}"]
         # the aggregates of (BY value, element) pairs
         pair = f"({by if by is not None else var}, {var})"
@@ -644,6 +729,7 @@ class PyFormulas:
 
 
 MAX_REMEMBERED = 10_000       # the arguments a pure define remembers its values for
+_LENGTH = 1 << 63             # no list is longer (a length is a C size): the bound of a size
 MAX_INLINED = 16              # the formula nodes of a define written in place of its calls
 # an argument read as it is wherever the parameter is: a local, a literal,
 # a statement's local, a slot of the state
@@ -664,15 +750,26 @@ class _TooDeep(Exception):
     """Python refused the generated code (nested too deep): keep the closure."""
 
 
-def _sure_column(lay, attr: str, first: int, count: int):
-    """The type whose pieces a static column holds for the pieces first …
-    first + count - 1, when each of them holds one (a column of pieces
-    with no '-'), else None."""
-    kind = lay.static_type.get(attr, "")
-    values = lay.static[attr][first:first + count]
-    if not kind.startswith("comp:") or kind[5:] not in lay.types or not values or None in values:
-        return None
-    return kind[5:]
+def _either_of(src: str, a: Code, b: Code) -> Code:
+    """The Code of a value that is one of a's or b's: as sure, and as
+    bounded, as both are (none, always sure, takes the other's)."""
+    def sure(x):
+        return "none" if x.const == (None,) else x.sure
+    kinds = {sure(a), sure(b)} - {"none"}
+    bound = None if a.bound is None or b.bound is None else max(a.bound, b.bound)
+    return Code(src, sure=kinds.pop() if len(kinds) == 1 else None,
+                items=a.items if a.items == b.items else None, bound=bound)
+
+
+def _piece_kind(lay, kind: str):
+    """The component type a slot or a table column of static type `kind`
+    holds pieces of (or none), else None. A column of pieces is made of
+    references to them; a variable or `has` value of a component type
+    holds only its pieces, which every `set` and starting value checks
+    (statements.kind_check) and a save's loading too."""
+    if kind.startswith("comp:") and kind[5:] in lay.types:
+        return kind[5:]
+    return None
 
 
 def _where(what: str, e: dict) -> str:

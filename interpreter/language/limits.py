@@ -22,6 +22,9 @@ MAX_GRID_CELLS = 100_000          # cells of all the declared grids together
 MAX_STATE_VALUES = 1_000_000      # values a state keeps: variables, zones and `has` values of each
 MAX_COMPILED = 1_000_000          # entries compiling the checked player counts builds (player_counts.py)
 MAX_DIGITS = 30                   # digits of a number written in a rulebook or a data file
+# a number a formula makes (+, -, *, a sum, an 'add') lies strictly between
+# -MAX_NUMBER and MAX_NUMBER: it has at most MAX_DIGITS digits, as one written
+MAX_NUMBER = 10 ** MAX_DIGITS
 MAX_STRING = 1_000                # characters between the quotes of a string
 MAX_NAME = 100                    # characters of a name written in a rulebook
 MAX_TITLE = 100                   # characters of the game's title (`game "…"`)

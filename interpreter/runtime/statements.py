@@ -537,23 +537,27 @@ def _not_of_kind(v, words: str, lay: Layout) -> RuleError:
 
 
 class SetSlot(Stmt):
+    """'set TARGET = VALUE', or 'add VALUE to TARGET' (`add`). `seats` checks
+    the value of a slot that holds a player, `check` that of another kind
+    (`kind_check`), or for `add` the sum, which the compiler bounds."""
+
     __slots__ = ("slot", "value", "add", "seats", "check")
 
     def __init__(self, at, slot, value, add, seats=None, check=None):
         self.at, self.slot, self.value, self.add = at, slot, value, add
-        self.seats = seats          # seat_check(n) when the slot holds a player
-        self.check = check          # kind_check(…) when it holds a piece, a number, yes/no or a word
+        self.seats, self.check = seats, check
 
     def run(self, m, s, f):
         env = f[2]
         v = self.value(s, env)
         if self.seats is not None:
             v = self.seats(v)
-        elif self.check is not None:
+        elif self.check is not None and not self.add:
             v = self.check(v)
         i = self.slot(s, env)
         if self.add:
-            s.vars[i] = s.vars[i] + v
+            v = s.vars[i] + v
+            s.vars[i] = v if self.check is None else self.check(v)
         else:
             s.vars[i] = list(v) if isinstance(v, list) else v
 

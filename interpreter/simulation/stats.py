@@ -97,8 +97,13 @@ def histogram_of(counts: Counter, bins: int = 10) -> dict:
         return {"edges": [], "counts": []}
     lo, hi = min(counts), max(counts)
     if all(float(x).is_integer() for x in counts) and hi - lo < bins:
-        lo, hi, bins = lo - 0.5, hi + 0.5, int(hi - lo) + 1
-    elif hi == lo:
+        # one bin a whole number, counted from the smallest exactly: as
+        # floats, neighbours of 30 digits would be one number
+        out = [0] * (int(hi - lo) + 1)
+        for x, k in counts.items():
+            out[int(x - lo)] += k
+        return {"edges": [lo - 0.5 + k for k in range(len(out) + 1)], "counts": out}
+    if hi == lo:
         lo, hi, bins = lo - 0.5, hi + 0.5, 1
     width = (hi - lo) / bins
     out = [0] * bins
