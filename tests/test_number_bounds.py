@@ -208,3 +208,38 @@ def test_sums_of_sizes_and_constants_need_no_check_in_the_generated_code(tmp_pat
     assert text.count(str(MAX_NUMBER)) == 2          # y + p alone: its two ends
     state = game.new_game(players=2, seed=1)
     assert state.vars[game.program(2).lay.variables["z"].base] == 3
+
+
+_NEAR_THE_BOUND = """
+game "Near the bound"
+players 2
+variable x: number = 0
+setup
+  set x = 100000000000000 * 100000000000000 * 99
+phase play
+  turn 0
+    current takes an action
+action done
+  end game
+scoring
+  score = x
+"""
+
+
+def test_a_save_holds_every_number_a_game_may_make(tmp_path):
+    """A game holding a number of 30 digits saves and loads back: the save's
+    bound is the formulas' own."""
+    from interpreter.language.limits import MAX_NUMBER
+    from interpreter.runtime import saved
+    assert saved.BIG == MAX_NUMBER
+    path = tmp_path / "near.rules"
+    path.write_text(_NEAR_THE_BOUND, encoding="utf-8")
+    game = load_rulebook(str(path))
+    state = game.new_game(players=2, seed=0)
+    data = json.loads(json.dumps(game.state_to_json(state)))
+    assert game.state_from_json(data) == state
+    over = json.loads(json.dumps(data).replace(str(99 * 10 ** 28), str(MAX_NUMBER)))
+    assert over != data
+    with pytest.raises(Exception) as err:
+        game.state_from_json(over)
+    assert getattr(err.value, "code", "").startswith("save/")

@@ -21,7 +21,7 @@ from .statements import ForEach, If, Let, RepeatTimes, RepeatUntil, Turn
 FIELDS = ("players", "zones", "loc", "vars", "revealed", "frames", "rng", "decisions",
           "pending", "over", "round", "turn", "events")
 OPTIONAL = ("events", "chance")     # saves before events had none; chance: in chance mode
-BIG = 1 << 63             # no count or number of a game comes near it
+BIG = 10 ** 30            # the bound of every number a game holds: language/limits.py MAX_NUMBER
 MAX_DEPTH = 32            # lists inside a value of kind `any` nest no deeper
 MAX_TEXT = 100_000        # characters in a word or an event's text
 MAX_FRAMES = 10_000       # blocks nested inside each other at one moment
