@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import random
 import re
+from functools import partial
 from collections import Counter
 from typing import Callable, Iterable, Optional
 
+import pytest
+
 from interpreter import Game, State
+from interpreter.compiler.compiler import compile_program
 
 _ZONE_REF = re.compile(r"^\s*(\w+)\s*(?:\(\s*(\w+)\s*\))?\s*$")
 
@@ -344,3 +348,21 @@ def texts_of(game: Game, state: State, player: Optional[int] = None) -> list:
     if player is None:
         player = game.to_move(state)[0]
     return [str(a) for a in game.legal_actions(state, player)]
+
+
+def place(text: str, line_part: str, token: str) -> tuple[int, int]:
+    """(line, column) of `token` on the one line that contains `line_part`."""
+    found = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line_part in line]
+    assert len(found) == 1, line_part
+    n, line = found[0]
+    return n, line.index(token) + 1
+
+
+@pytest.fixture(params=[True, False], ids=["generated", "closures"])
+def both_paths(request, monkeypatch):
+    """Games compile to generated Python, or run the checked closures alone
+    (a test that takes this fixture runs once each way)."""
+    from interpreter.game import engine
+    monkeypatch.setattr(engine, "compile_program",
+                        partial(compile_program, generate=request.param))
+    return request.param

@@ -20,7 +20,7 @@ from interpreter import load_rulebook
 from interpreter.game.engine import Game
 from interpreter.errors import ActionError, RuleError, RulebookErrors
 from interpreter.language.loader import compile_ir
-from tests.scenario import names
+from tests.scenario import names, place
 
 HEAD = 'game "Grids"\nplayers 2\n'
 END = "phase play\n  end game\nscoring\n  score = 0\n"
@@ -29,14 +29,6 @@ END = "phase play\n  end game\nscoring\n  score = 0\n"
 def source(decls: str, setup: str = "") -> str:
     """A rulebook of `decls`, a setup of `setup` lines, and nothing to play."""
     return HEAD + decls + ("setup\n" + setup if setup else "") + END
-
-
-def place(text: str, line_part: str, token: str) -> tuple[int, int]:
-    """(line, column) of `token` on the one line that contains `line_part`."""
-    found = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line_part in line]
-    assert len(found) == 1, line_part
-    n, line = found[0]
-    return n, line.index(token) + 1
 
 
 def errors(text: str, folder: Path = Path(".")) -> list:

@@ -11,13 +11,12 @@ from __future__ import annotations
 import io
 import json
 import time
-from functools import partial
 
 import pytest
 from rich.console import Console
 
 from interpreter import load_rulebook
-from interpreter.compiler.compiler import compile_program
+from tests.scenario import both_paths, place  # noqa: F401 (a fixture)
 from interpreter.errors import RuleError
 from interpreter.language.limits import MAX_NUMBER
 from interpreter.simulation import stats
@@ -52,22 +51,6 @@ def rulebook(tmp_path, step="set z = 0", score="0", action=SQUARINGS):
     path.write_text(GAME.replace("STEP", step).replace("SCORE", score).replace("ACTION", action),
                     encoding="utf-8")
     return path
-
-
-def place(text: str, line_part: str, token: str) -> tuple[int, int]:
-    """(line, column) of `token` on the one line that contains `line_part`."""
-    found = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line_part in line]
-    assert len(found) == 1, line_part
-    n, line = found[0]
-    return n, line.index(token) + 1
-
-
-@pytest.fixture(params=[True, False], ids=["generated", "closures"])
-def both_paths(request, monkeypatch):
-    from interpreter.game import engine
-    monkeypatch.setattr(engine, "compile_program",
-                        partial(compile_program, generate=request.param))
-    return request.param
 
 
 # (the setup's statement, the formula the error points at)

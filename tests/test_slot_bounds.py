@@ -11,12 +11,11 @@ another slot of the state."""
 from __future__ import annotations
 
 import json
-from functools import partial
 
 import pytest
 
 from interpreter import load_rulebook
-from interpreter.compiler.compiler import compile_program
+from tests.scenario import both_paths, place  # noqa: F401 (a fixture)
 from interpreter.errors import RuleError, RulebookErrors
 
 GAME = """\
@@ -66,23 +65,6 @@ def rulebook(tmp_path, step="set total = 0", score="0"):
     path = tmp_path / "slots.rules"
     path.write_text(GAME.replace("STEP", step).replace("SCORE", score), encoding="utf-8")
     return path
-
-
-def place(text: str, line_part: str, token: str) -> tuple[int, int]:
-    """(line, column) of `token` on the one line that contains `line_part`."""
-    found = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line_part in line]
-    assert len(found) == 1, line_part
-    n, line = found[0]
-    return n, line.index(token) + 1
-
-
-@pytest.fixture(params=[True, False], ids=["generated", "closures"])
-def both_paths(request, monkeypatch):
-    """Games compile to generated Python, or run the checked closures alone."""
-    from interpreter.game import engine
-    monkeypatch.setattr(engine, "compile_program",
-                        partial(compile_program, generate=request.param))
-    return request.param
 
 
 # (what is run, a part of the line it is on, the message's words): each is

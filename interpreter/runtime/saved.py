@@ -11,6 +11,7 @@ use for refusals and for printing untrusted text.
 from __future__ import annotations
 
 from ..errors import RulebookError, SaveError
+from ..printable import printable
 from ..stdlib import grid
 from ..stdlib.types import ANY, BOOL, CELL, NUMBER, PLAYER, SYMBOL
 from .chance import CHANCE, Chance, ChanceNeeded
@@ -51,8 +52,7 @@ def shown(text, limit: int = 40) -> str:
         small = type(text) is bool or text is None or type(text) is int and abs(text) < BIG
         text = str(text) if small else f"<{type(text).__name__}>"
     cut = text[:limit]
-    out = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in cut)
-    return out + ("…" if len(text) > limit else "")
+    return printable(cut, lines=False) + ("…" if len(text) > limit else "")
 
 
 class _Reader:
