@@ -55,10 +55,14 @@ def _fast(key, values):
 
 
 def many_keys(values: list, key, count: int) -> list:
-    """Key tuples of each distinct sub-multiset of `count` elements."""
+    """Key tuples of each distinct sub-multiset of `count` elements. When
+    the keys are all different these are the plain combinations of the
+    sorted keys, in the same order (itertools, without the patterns)."""
     if not 0 <= count <= len(values):
         return []
     keys, counts = _shape(values, key)
+    if len(keys) == len(values):
+        return list(itertools.combinations(keys, count))
     return list(_many_keys(tuple(keys), counts, count))
 
 
@@ -136,8 +140,7 @@ def pick_groups(values: list, key, groups) -> list:
 
 def _shape(values, key):
     counts: dict = {}
-    for v in values:
-        k = key(v)
+    for k in map(_fast(key, values), values):
         counts[k] = counts.get(k, 0) + 1
     keys = sorted(counts, key=_order)
     return keys, tuple(counts[k] for k in keys)
