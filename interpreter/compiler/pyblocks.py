@@ -83,7 +83,9 @@ class RunCompiler:
             i, stmts = 0, block.stmts
             while i < len(stmts):
                 j = i
-                while j < len(stmts) and self.runnable(stmts[j]):
+                # a statement that draws begins a run of its own: a new game
+                # starts there, after the opening every game shares
+                while j < len(stmts) and self.runnable(stmts[j]) and not (j > i and stmts[j].chance):
                     j += 1
                 if j > i and self._worth(stmts[i:j]):
                     fn = self._run_function(stmts[i:j])
@@ -117,7 +119,8 @@ class RunCompiler:
     @staticmethod
     def _worth(stmts) -> bool:
         """A run of one statement that runs itself gains nothing."""
-        return len(stmts) > 1 or not isinstance(stmts[0], (st.Requires, *_DELEGATED))
+        return len(stmts) > 1 or not isinstance(stmts[0], (st.Requires, *_DELEGATED)) or \
+            type(stmts[0]) in (st.Move, st.Deal)
 
     def _run_function(self, stmts):
         name = self.mod.fresh("r")
@@ -158,6 +161,10 @@ class RunCompiler:
                       sid)
         elif isinstance(x, st.Announce):
             self.announce(s, x, env, depth)
+        elif type(x) is st.Move:
+            self.move(s, env, depth, sid)
+        elif type(x) is st.Deal:
+            self.deal(s, env, depth, sid)
         elif isinstance(x, _DELEGATED):
             self.emit(depth, f"{self.mod.constant(x)}.run(m, s, {frame or f'(0, 0, {env})'})", sid)
         elif isinstance(x, st.If):
@@ -194,6 +201,30 @@ class RunCompiler:
         self.emit(depth, "if not m.quiet:", x.sid)
         self.emit(depth + 1, f"s.events.append({{'event': 'announce', 'text': {text}{to}}})",
                   x.sid)
+
+    def zone(self, e, env) -> str:
+        """The Python expression of the index in s.zones of the zone `e` names."""
+        z = self.lay.zones[e["name"] if e["node"] == "name" else e["fn"]]
+        if z.index is None:
+            return str(z.base)
+        return self.py.index(z, [self.py.code(a, {}, env) for a in e["args"]])
+
+    def move(self, s, env, depth, sid) -> None:
+        """'move WHAT to ZONE', as `Move.run` does it: WHAT, then the zone."""
+        t = self.mod.fresh("t")
+        self.emit(depth, f"{t} = {self.expr(s['what'], env)}", sid)
+        self.emit(depth, f"{self.mod.constant(st.move_components)}(m, s, "
+                         f"{self.mod.constant(st._flatten)}({t}), {self.zone(s['to'], env)})", sid)
+
+    def deal(self, s, env, depth, sid) -> None:
+        """'deal K from ZONE to ZONE', as `Deal.run` does it: the top K, the
+        last one first."""
+        k, src = self.mod.fresh("t"), self.mod.fresh("t")
+        self.emit(depth, f"{k} = {self.expr(s['count'], env)}", sid)
+        self.emit(depth, f"{src} = s.zones[{self.zone(s['source'], env)}]", sid)
+        self.emit(depth, f"{self.mod.constant(st.move_components)}(m, s, "
+                         f"{src}[max(0, len({src}) - {k}):][::-1] if {k} > 0 else [], "
+                         f"{self.zone(s['to'], env)})", sid)
 
     def set_slot(self, s, x, env, depth) -> None:
         sid = x.sid

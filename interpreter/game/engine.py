@@ -270,11 +270,17 @@ class Game:
         return found
 
     def apply(self, state: State, action: Action) -> State:
-        if type(action) is ChanceOutcome:
-            s = state.successor()
-            self._chance_step(state, s, action)
-            return s
-        binding = self._binding(state, action)
+        cache = state.cache
+        offer = cache.get(action.player) if cache and type(action) is Action else None
+        # the options listed for this player are the ones it may take (the
+        # cache holds only players to move in a game not over)
+        binding = _ILLEGAL if offer is None else offer.get(action, _ILLEGAL)
+        if binding is _ILLEGAL:
+            if type(action) is ChanceOutcome:
+                s = state.successor()
+                self._chance_step(state, s, action)
+                return s
+            binding = self._binding(state, action)
         s = state.successor()      # no events (they belong to one transition)
         frames = s.frames
         self._step(self.program(state.n), s, action, binding)
@@ -470,28 +476,33 @@ class Game:
         if not state.over:
             return None
         prog = self.program(state.n)
-        players = list(range(state.n))
+        players = range(state.n)
         prog.budget.reset()
+        tie_break, score = prog.tie_break, prog.score.fn
+        winners = None
         with running_rules(prog.machine, prog.score.at):
-            scores = tuple(prog.score.fn(state, {"p": p}) for p in players)
-            values = {p: tuple(c.fn(state, {"p": p}) for _, c in prog.tie_break) for p in players}
-            keys = {p: tuple(sign * v for (sign, _), v in zip(prog.tie_break, values[p]))
-                    for p in players}
-            # higher is better in every key: 'lowest score wins' turns the
-            # score round; a tie-break step keeps its own most/fewest
-            ranked = _neg(scores) if prog.lowest_wins else scores
-            full = {p: (ranked[p],) + keys[p] for p in players}
+            envs = [{"p": p} for p in players]
+            scores = tuple([score(state, env) for env in envs])
+            values = [tuple([c.fn(state, env) for _, c in tie_break]) for env in envs]
             if prog.winners is not None:
                 winners = tuple(sorted(set(_as_list(prog.winners.fn(state, {})))))
-            parts = tuple({label: c.fn(state, {"p": p}) for label, c in prog.parts}
-                          for p in players)
-        if prog.winners is None:
-            best = max(full.values())
-            winners = tuple(p for p in players if full[p] == best)
+            parts = tuple([{label: c.fn(state, env) for label, c in prog.parts} for env in envs]
+                          if prog.parts else [{} for _ in players])
+        # higher is better in every key: 'lowest score wins' turns the
+        # score round; a tie-break step keeps its own most/fewest
+        ranked = _neg(scores) if prog.lowest_wins else scores
+        if tie_break:
+            signs = [sign for sign, _ in tie_break]
+            full = [(ranked[p],) + tuple([sign * v for sign, v in zip(signs, values[p])])
+                    for p in players]
+        else:
+            full = [(r,) for r in ranked]
+        if winners is None:
+            best = max(full)
+            winners = tuple([p for p in players if full[p] == best])
         ranking = tuple(sorted(players, key=lambda p: (p not in winners, _neg(full[p]), p)))
-        return Outcome(scores, ranking, winners, parts, tuple(values[p] for p in players),
-                       tuple(prog.steps), _decided_by(prog, full, winners, ranking),
-                       prog.lowest_wins)
+        return Outcome(scores, ranking, winners, parts, tuple(values), tuple(prog.steps),
+                       _decided_by(prog, full, winners, ranking), prog.lowest_wins)
 
     def source_of(self, span) -> str | None:
         """The text of the rulebook file a span points into (this rulebook, a

@@ -106,12 +106,15 @@ class Action:
     Frozen and hashable; ``str(action)`` is the text the REPL prints and
     accepts. ``text_for(viewer)`` hides a private action's arguments."""
 
-    __slots__ = ("player", "name", "args", "private", "_show", "_text", "_hash")
+    __slots__ = ("player", "name", "args", "private", "_show", "_text", "_hash", "_src")
 
-    def __init__(self, player, name, args, private=False, show=None):
+    def __init__(self, player, name, args, private=False, show=None, src=None):
         self.player, self.name, self.args = player, name, args
         self.private, self._show, self._text = private, show, None
         self._hash = None
+        # the `Product` that listed it, if one did: an offer that holds that
+        # product knows the action legal without looking at its keys
+        self._src = src
 
     def __str__(self) -> str:
         if self._text is None:
@@ -157,15 +160,22 @@ class Product:
         return self.size
 
     def at(self, i: int) -> "Action":
+        lists = self.lists
+        if len(lists) == 1:
+            return Action(self.player, self.name, (lists[0][i],), self.private, self.show, self)
         keys = []
-        for options in reversed(self.lists):
+        for options in reversed(lists):
             i, k = divmod(i, len(options))
             keys.append(options[k])
-        return Action(self.player, self.name, tuple(reversed(keys)), self.private, self.show)
+        return Action(self.player, self.name, tuple(reversed(keys)), self.private, self.show,
+                      self)
 
     def __iter__(self):
         player, name, private, show = self.player, self.name, self.private, self.show
-        return (Action(player, name, ks, private, show) for ks in itertools.product(*self.lists))
+        if len(self.lists) == 1:
+            return (Action(player, name, (k,), private, show, self) for k in self.lists[0])
+        return (Action(player, name, ks, private, show, self)
+                for ks in itertools.product(*self.lists))
 
     def holds(self, action) -> bool:
         args = action.args
@@ -226,6 +236,11 @@ class Offer:
 
     def get(self, action, default=None):
         """The binding of a legal action, or `default`."""
+        src = action._src
+        if src is not None:
+            for part in self.parts:
+                if part is src:
+                    return None
         index = self._index
         if index is None:
             # an action listed by this offer is found by identity, without
