@@ -98,7 +98,8 @@ def test_define_costs_are_measured_without_recursion():
 
 
 @pytest.mark.parametrize("name", ["hanamikoji", "festival-of-lights", "lanterns", "samurai",
-                                  "paris", "othello", "kalah", "hearts", "kuhn-poker"])
+                                  "paris", "othello", "kalah", "hearts", "kuhn-poker",
+                                  "dots-and-boxes"])
 def test_the_budget_is_far_above_what_a_shipped_game_needs(name):
     game = load_rulebook(name)
     n = game.max_players

@@ -211,12 +211,16 @@ def zone_added(g, s, d):
 
 @kind
 def loc_too_short(g, s, d):
+    if not s.loc:  # a game without components (no piece to place)
+        return None
     d["state"]["loc"].pop()
     return "state.loc"
 
 
 @kind
 def loc_past_the_zones(g, s, d):
+    if not s.loc:  # a game without components (no piece to place)
+        return None
     d["state"]["loc"][0] = len(s.zones)
     return "state.loc"
 
@@ -315,12 +319,16 @@ def any_var_nested_too_deep(g, s, d):
 
 @kind
 def revealed_number(g, s, d):
+    if not s.revealed:  # a game without components (no piece to place)
+        return None
     d["state"]["revealed"][0] = 1
     return "state.revealed"
 
 
 @kind
 def revealed_too_short(g, s, d):
+    if not s.revealed:  # a game without components (no piece to place)
+        return None
     d["state"]["revealed"].pop()
     return "state.revealed"
 
