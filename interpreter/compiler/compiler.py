@@ -19,6 +19,7 @@ from .expressions import ExprCompiler, bounded_by, describe, family, too_large
 from ..runtime.layout import Layout, build_layout
 from ..runtime.views import show_value
 from ..stdlib.types import ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, elem, is_comp, list_of
+from .filters import hoisted
 from .optimise import draws, names_read
 from .pyblocks import RunCompiler
 from .pysource import Module, PyFormulas
@@ -203,7 +204,9 @@ class Compiler:
         scope = {"me": PLAYER}
         self.py.env_sure = {"me": PLAYER}       # the player who takes it: a seat
         params = []
-        for p in a["params"]:
+        # each condition of a `where` tested as soon as what it reads is chosen
+        params_ir = hoisted(a["params"])
+        for p in params_ir:
             spec = self.choice(p["name"], p["choice"], scope)
             params.append(spec)
             scope[p["name"]] = spec.value_type
@@ -229,7 +232,8 @@ class Compiler:
         # a `requires` that reads no parameter is checked before any option is listed
         first = requires is not None and not names_read(body[0]["cond"], local_only=True) & set(names)
         independent = (requires is None or first) and not any(
-            names_read(p["choice"], local_only=True) & set(names[:i]) for i, p in enumerate(a["params"]))
+            names_read(p["choice"], local_only=True) & set(names[:i])
+            for i, p in enumerate(params_ir))
         self.actions[name] = dc.ActionDef(name, params, requires, None, limit, private, show,
                                           independent, a["at"],
                                           body[0]["at"] if requires is not None else None,
