@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Sequence
 
 from .layout import Layout
 from ..stdlib.types import elem, is_comp
@@ -54,25 +55,67 @@ def _fast(key, values):
     return key
 
 
-def many_keys(values: list, key, count: int) -> list:
+def many_keys(values: list, key, count: int) -> Sequence:
     """Key tuples of each distinct sub-multiset of `count` elements. When
     the keys are all different these are the plain combinations of the
-    sorted keys, in the same order (itertools, without the patterns)."""
+    sorted keys, in the same order (itertools, without the patterns);
+    otherwise each is made from its pattern when read (`Keyed`)."""
     if not 0 <= count <= len(values):
         return []
     keys, counts = _shape(values, key)
     if len(keys) == len(values):
         return list(itertools.combinations(keys, count))
-    return list(_many_keys(tuple(keys), counts, count))
+    return Keyed(tuple(keys), _multisets(counts, count), False)
 
 
-def groups_keys(values: list, key, ngroups: int, size: int) -> list:
+def groups_keys(values: list, key, ngroups: int, size: int) -> Sequence:
     """Tuples of group key tuples for each distinct way to pick `ngroups`
-    unordered groups of `size` elements."""
+    unordered groups of `size` elements, each made when read (`Keyed`)."""
     if ngroups < 0 or size < 0 or ngroups * size > len(values):
         return []
     keys, counts = _shape(values, key)
-    return list(_groups_keys(tuple(keys), counts, ngroups, size))
+    return Keyed(tuple(keys), _partitions(counts, ngroups, size), True)
+
+
+class Keyed(Sequence):
+    """The options of a choice of several elements, as the patterns of
+    indices that a hand's shape allows (cached by shape) and the hand's
+    distinct keys: an option's key tuple is made only when it is read, so a
+    random player who looks at one of a hundred splits makes one. Reads
+    like the list of those key tuples (and equals it)."""
+
+    __slots__ = ("keys", "patterns", "nested")
+
+    def __init__(self, keys: tuple, patterns: tuple, nested: bool):
+        self.keys, self.patterns, self.nested = keys, patterns, nested
+
+    def __len__(self) -> int:
+        return len(self.patterns)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self.patterns)))]
+        keys = self.keys
+        if self.nested:
+            return tuple([tuple([keys[j] for j in group]) for group in self.patterns[i]])
+        return tuple([keys[j] for j in self.patterns[i]])
+
+    def __iter__(self):
+        keys = self.keys
+        if self.nested:
+            return (tuple([tuple([keys[j] for j in group]) for group in pattern])
+                    for pattern in self.patterns)
+        return (tuple([keys[j] for j in pattern]) for pattern in self.patterns)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (Keyed, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 def kinds_keys(values: list, key, kinds: int, size: int) -> list:
@@ -89,20 +132,6 @@ def _kinds_keys(keys: tuple, counts: tuple, kinds: int, size: int) -> tuple:
     enough = [i for i, c in enumerate(counts) if c >= size]
     return tuple(tuple(keys[i] for i in combo for _ in range(size))
                  for combo in itertools.combinations(enough, kinds))
-
-
-# The same hands come up again and again in playouts: the key tuples of a
-# hand's options are computed once per (keys, counts).
-
-@functools.lru_cache(maxsize=65536)
-def _many_keys(keys: tuple, counts: tuple, count: int) -> tuple:
-    return tuple(tuple(keys[i] for i in pattern) for pattern in _multisets(counts, count))
-
-
-@functools.lru_cache(maxsize=65536)
-def _groups_keys(keys: tuple, counts: tuple, ngroups: int, size: int) -> tuple:
-    return tuple(tuple(tuple(keys[i] for i in group) for group in pattern)
-                 for pattern in _partitions(counts, ngroups, size))
 
 
 def pick_one(values: list, key, k):
@@ -142,8 +171,10 @@ def _shape(values, key):
     counts: dict = {}
     for k in map(_fast(key, values), values):
         counts[k] = counts.get(k, 0) + 1
-    keys = sorted(counts, key=_order)
-    return keys, tuple(counts[k] for k in keys)
+    # keys of one choice share a type; whole numbers (pieces' keys) sort as they are
+    keys = sorted(counts) if counts and type(next(iter(counts))) is int else \
+        sorted(counts, key=_order)
+    return keys, tuple(map(counts.__getitem__, keys))
 
 
 # Patterns depend only on how many copies of each distinct element there are,
