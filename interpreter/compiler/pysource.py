@@ -55,6 +55,7 @@ from ..errors import span_at
 from . import ranges
 from ..language import flow
 from ..language.limits import MAX_NUMBER, MAX_RANGE
+from ..runtime.choices import same
 from ..stdlib.builtins import FUNCTIONS
 from .aggregates import PAIRED as _PAIRED
 from .compiled import _NO_VALUE
@@ -225,6 +226,20 @@ class PyFormulas:
                 self.sure[var] = listed.items
             test = self.code(where, {name: var}, "env").src
             table = getattr(key, "table", None)      # a component's key: one table
+            if key is same:                  # a value that is its own key
+                values = f"dict.fromkeys({src})"
+                if listed.const is not None and isinstance(listed.const[0], list):
+                    try:            # a list fixed at load: its distinct values, once
+                        values = self.mod.constant(list(dict.fromkeys(listed.const[0])))
+                    except TypeError:
+                        pass
+                self._add([f"def {fname}(s, env):",
+                           "    out = []",
+                           f"    for {var} in {values}:",
+                           f"        if {test}:",
+                           f"            out.append(({var}, {var}))",
+                           "    return out"], _where("the options", where))
+                return self.mod.namespace[fname]
             keyed = f"{self.mod.constant(table)}[{var}]" if table is not None else \
                 f"{self.mod.constant(key)}({var})"
             if table is not None:            # (none, which has no key, is no option)

@@ -33,7 +33,12 @@ def key_function(type_: str, lay: Layout):
     if type_.startswith("list:"):
         k = key_function(inner, lay)
         return lambda v: tuple(sorted((k(x) for x in v), key=_order))
-    return lambda v: v
+    return same
+
+
+def same(v):
+    """The key of a value that is its own key (a number, a word, a cell)."""
+    return v
 
 
 def _order(k):
@@ -136,6 +141,11 @@ def _kinds_keys(keys: tuple, counts: tuple, kinds: int, size: int) -> tuple:
 
 def pick_one(values: list, key, k):
     """The first element with key k."""
+    if key is same:
+        try:
+            return values[values.index(k)]
+        except ValueError:
+            raise KeyError(k) from None
     for v, kv in zip(values, map(_fast(key, values), values)):
         if kv == k:
             return v
