@@ -349,8 +349,10 @@ def block_negative(g, s, d):
 def block_of_another_frame(g, s, d):
     frames = d["state"]["frames"]
     blocks = program(g, s).machine.blocks
-    other = next(b for b in range(len(blocks)) if b != frames[-1][0]
-                 and len(blocks[b].stmts) > frames[-1][1])
+    other = next((b for b in range(len(blocks)) if b != frames[-1][0]
+                  and len(blocks[b].stmts) > frames[-1][1]), None)
+    if other is None:   # no other block is as long (Yacht decides late in its longest)
+        return None
     frames[-1][0] = other
     return "state.frames"
 
