@@ -48,6 +48,7 @@ variant's switch costs nothing when the game runs.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 
@@ -196,19 +197,30 @@ class PyFormulas:
         # list, a `for each` element; the program compiler keeps it
         self.env_sure: dict = {}
         self.budget = self.mod.constant(ex.budget, "the budget of formula work (runtime/budget.py)")
+        # while a function of formulas is written (`_worked_once`): the text of
+        # each call it makes -> the local that keeps its value, and the
+        # locals its own loop binds; None elsewhere (a run of statements,
+        # where the state changes from one statement to the next)
+        self._once: dict | None = None
+        self._loop_vars: tuple = ()
+        self._in_loop = False
+        self._wrapped: set = set()          # the texts `shared` has written
+        self._unset = self.mod.constant(_UNSET, "not worked out yet")
 
     # -- entry points ----------------------------------------------------------
     def function(self, e: dict, fallback):
         """The function ``(state, env) -> value`` of a top-level formula; the
         closure `fallback` where Python cannot take the code."""
         try:
-            code = self.code(e, {}, "env")
+            with self._worked_once() as once:
+                code = self.code(e, {}, "env")
             self.items[id(e)] = code.items
             if code.const is not None:
                 value = code.const[0]
                 return lambda s, env: value
             name = self.mod.fresh("f")
-            self._add([f"def {name}(s, env):", f"    return {code.src}"], _where("formula", e))
+            self._add(self._finished(once, [f"def {name}(s, env):", f"    return {code.src}"]),
+                      _where("formula", e))
             return self.mod.namespace[name]
         except _TooDeep:
             return fallback
@@ -224,7 +236,8 @@ class PyFormulas:
             src = listed.src
             if listed.items is not None:
                 self.sure[var] = listed.items
-            test = self.code(where, {name: var}, "env").src
+            with self._worked_once(var) as once, self._looping():
+                test = self.code(where, {name: var}, "env").src
             table = getattr(key, "table", None)      # a component's key: one table
             if key is same:                  # a value that is its own key
                 values = f"dict.fromkeys({src})"
@@ -233,31 +246,87 @@ class PyFormulas:
                         values = self.mod.constant(list(dict.fromkeys(listed.const[0])))
                     except TypeError:
                         pass
-                self._add([f"def {fname}(s, env):",
-                           "    out = []",
-                           f"    for {var} in {values}:",
-                           f"        if {test}:",
-                           f"            out.append(({var}, {var}))",
-                           "    return out"], _where("the options", where))
+                self._add(self._finished(once, [f"def {fname}(s, env):",
+                                                "    out = []",
+                                                f"    for {var} in {values}:",
+                                                f"        if {test}:",
+                                                f"            out.append(({var}, {var}))",
+                                                "    return out"]), _where("the options", where))
                 return self.mod.namespace[fname]
             keyed = f"{self.mod.constant(table)}[{var}]" if table is not None else \
                 f"{self.mod.constant(key)}({var})"
             if table is not None:            # (none, which has no key, is no option)
                 keyed = f"({keyed} if {var} is not None else None)"
-            self._add([f"def {fname}(s, env):",
-                       "    first = {}",
-                       f"    for {var} in {src}:",
-                       f"        {k} = {keyed}",
-                       f"        if {k} not in first:",
-                       f"            first[{k}] = {var}",
-                       "    out = []",
-                       f"    for {k}, {var} in first.items():",
-                       f"        if {test}:",
-                       f"            out.append(({k}, {var}))",
-                       "    return out"], _where("the options", where))
+            self._add(self._finished(once, [f"def {fname}(s, env):",
+                                            "    first = {}",
+                                            f"    for {var} in {src}:",
+                                            f"        {k} = {keyed}",
+                                            f"        if {k} not in first:",
+                                            f"            first[{k}] = {var}",
+                                            "    out = []",
+                                            f"    for {k}, {var} in first.items():",
+                                            f"        if {test}:",
+                                            f"            out.append(({k}, {var}))",
+                                            "    return out"]), _where("the options", where))
             return self.mod.namespace[fname]
         except _TooDeep:
             return None
+
+    @contextlib.contextmanager
+    def _worked_once(self, *loop_vars):
+        """While the formulas of one generated function are written: a call
+        made more than once in it with the same arguments (a define, a
+        builtin, an aggregate), and a call inside its loop that reads
+        nothing the loop binds, is worked out once, when first needed, and
+        kept in a local of the function (`shared`). The formulas are pure,
+        so the value is the same; an error is raised where it was."""
+        saved = self._once, self._loop_vars, self._in_loop
+        self._once, self._loop_vars, self._in_loop = {}, loop_vars, False
+        try:
+            yield self._once
+        finally:
+            self._once, self._loop_vars, self._in_loop = saved
+
+    def _finished(self, once: dict, lines: list) -> list:
+        """The lines of a function whose calls `once` keeps: the locals that
+        keep them set first, and a call made once outside a loop written
+        as it is (keeping it would gain nothing)."""
+        kept = []
+        text = lines[1:]
+        for src, (t, uses, looped) in reversed(list(once.items())):
+            if uses > 1 or looped:
+                kept.append(t)
+                continue
+            wrapped = _wrapper(t, src, self._unset)
+            text = [line.replace(wrapped, src) for line in text]
+        return [lines[0], *[f"    {t} = {self._unset}" for t in reversed(kept)], *text]
+
+    def shared(self, code: Code, e: dict) -> Code:
+        """`code`, a call of `e`, through the local that keeps its value in
+        the function being written (see `_worked_once`), where it may be."""
+        once = self._once
+        if once is None or code.const is not None or draws(e):
+            return code
+        src = code.src
+        if src in self._wrapped or (self._loop_vars and _reads_local(src, self._loop_vars)):
+            return code             # (kept already: an inlined define of one call)
+        found = once.get(src)
+        if found is None:
+            found = once[src] = [self.mod.fresh("u"), 0, False]
+        found[1] += 1
+        found[2] = found[2] or self._in_loop
+        wrapped = _wrapper(found[0], src, self._unset)
+        self._wrapped.add(wrapped)
+        return Code(wrapped, None, code.strict, code.items, code.sure, code.bound)
+
+    @contextlib.contextmanager
+    def _looping(self):
+        """While the formulas inside a generated function's loop are written."""
+        saved, self._in_loop = self._in_loop, True
+        try:
+            yield
+        finally:
+            self._in_loop = saved
 
     def _add(self, lines: list, note: str = "") -> None:
         try:
@@ -333,7 +402,7 @@ class PyFormulas:
         if ref == "table":
             return self.const(ex.table[n])
         if ref == "define":
-            return self.define_call(n, [], ctx, env)
+            return self.shared(self.define_call(n, [], ctx, env), e)
         if ref == "component_type":
             first, count = lay.types[n]
             return Code(self.mod.constant(list(range(first, first + count))), items=n)
@@ -397,7 +466,8 @@ class PyFormulas:
                 self.sure[v] = kind
         ctx = dict(zip(d["params"] or [], params))
         try:
-            body = self.code(d["body"], ctx, None)
+            with self._worked_once() as once:
+                body = self.code(d["body"], ctx, None)
         except _TooDeep:
             del self.define_names[key]
             raise
@@ -411,9 +481,8 @@ class PyFormulas:
             inner, cache = self.mod.fresh("d"), self.mod.constant(
                 {}, f"the values define {name} has given")
             key = params[0] if len(params) == 1 else "(" + ", ".join(params) + ")"
-            self._add([f"def {inner}(s{args}):",
-                       f"    return {body.src}",
-                       head,
+            self._add(self._finished(once, [f"def {inner}(s{args}):", f"    return {body.src}"]) +
+                      [head,
                        "    try:",
                        f"        return {cache}[{key}]",
                        "    except KeyError:",
@@ -425,16 +494,15 @@ class PyFormulas:
                        f"        return {inner}(s{args})"], note)
             return fname
         if not self.ex._costly(name):
-            self._add([head, f"    return {body.src}"], note)
+            self._add(self._finished(once, [head, f"    return {body.src}"]), note)
             return fname
         # a define that loops is remembered while options are listed (the
         # state holds still then): see optimise.memoized
         inner = self.mod.fresh("d")
         key = "(" + ", ".join([repr(-next(self.mod._ids)), *params]) + ",)"
         unset = self.mod.constant(_UNSET, "not remembered yet")
-        self._add([f"def {inner}(s{args}):",
-                   f"    return {body.src}",
-                   head,
+        self._add(self._finished(once, [f"def {inner}(s{args}):", f"    return {body.src}"]) +
+                  [head,
                    "    m = s.memo",
                    "    if m is None:",
                    f"        return {inner}(s{args})",
@@ -462,7 +530,7 @@ class PyFormulas:
     def x_call(self, e, ctx, env):
         fn, ref, lay = e["fn"], e["ref"], self.lay
         if ref == "define":
-            return self.define_call(fn, e["args"], ctx, env)
+            return self.shared(self.define_call(fn, e["args"], ctx, env), e)
         args = [self.code(a, ctx, env) for a in e["args"]]
         if ref == "zone":
             z = lay.zones[fn]
@@ -497,8 +565,8 @@ class PyFormulas:
             impl = known[1] if known is not None else FUNCTIONS[fn].typed([])
         plain = getattr(impl, "plain", None)       # a builtin that needs no context
         if plain is not None:
-            return Code(f"{self.mod.constant(plain)}({', '.join(srcs)})")
-        return Code(f"{self.mod.constant(impl)}(s{''.join(', ' + a for a in srcs)})")
+            return self.shared(Code(f"{self.mod.constant(plain)}({', '.join(srcs)})"), e)
+        return self.shared(Code(f"{self.mod.constant(impl)}(s{''.join(', ' + a for a in srcs)})"), e)
 
     def index(self, decl, args: list) -> str:
         """The slot of a zone's or variable's instance `of each player/TYPE`
@@ -656,9 +724,9 @@ class PyFormulas:
         if found is None:
             found = self._aggregates[key] = self._aggregate(e, list(ctx), sure, env is not None)
         name, items = found
-        return Code(f"{name}({args})", strict=fn in ("any", "all"),
-                    items=items if fn == "filter" and e["value"] is None else None,
-                    bound=_LENGTH if fn == "count" else None)
+        return self.shared(Code(f"{name}({args})", strict=fn in ("any", "all"),
+                                items=items if fn == "filter" and e["value"] is None else None,
+                                bound=_LENGTH if fn == "count" else None), e)
 
     def _aggregate(self, e, names: list, sure: tuple, has_env: bool) -> tuple:
         """The function of an aggregate, given the locals in reach as
@@ -675,15 +743,17 @@ class PyFormulas:
         params = ["s", *(["env"] if has_env else []), *ctx.values()]
         inner = dict(ctx)
         var = inner[e["var"]] = mod.fresh("v")
-        code = self.code(e["source"], ctx, env)
-        source = code.src
-        if code.items is not None:
-            self.sure[var] = code.items
-        where = self.code(e["where"], inner, env) if e["where"] is not None else None
-        if where is not None and where.const is not None and where.const[0]:
-            where = None            # a condition an option switched on keeps every element
-        value = self.code(e["value"], inner, env).src if e["value"] is not None else None
-        by = self.code(e["by"], inner, env).src if e["by"] is not None else None
+        with self._worked_once(var) as once:
+            code = self.code(e["source"], ctx, env)
+            source = code.src
+            if code.items is not None:
+                self.sure[var] = code.items
+            with self._looping():
+                where = self.code(e["where"], inner, env) if e["where"] is not None else None
+                if where is not None and where.const is not None and where.const[0]:
+                    where = None    # a condition an option switched on keeps every element
+                value = self.code(e["value"], inner, env).src if e["value"] is not None else None
+                by = self.code(e["by"], inner, env).src if e["by"] is not None else None
         weight = 1 + sum(flow.expanded_size(e[k], self.ex.define_costs)
                          for k in ("where", "value", "by") if e[k] is not None)
         lines = [f"def {name}({', '.join(params)}):",
@@ -698,7 +768,7 @@ class PyFormulas:
                  f"        {self.budget}.exhausted()"]
         lines += ["    " + line for line in self._loop(fn, var, where, value, by,
                                                       self.refusal(e) if fn == "sum" else None)]
-        self._add(lines, _where(f"{fn}(…)", e))
+        self._add(self._finished(once, lines), _where(f"{fn}(…)", e))
         return name, code.items
 
     def _loop(self, fn, var, where, value, by, refusal=None) -> list:
@@ -750,6 +820,17 @@ MAX_INLINED = 16              # the formula nodes of a define written in place o
 # a statement's local, a slot of the state
 _SIMPLE = re.compile(r"^([a-z]\d*|\d+|\(-\d+\)|True|False|None|'[a-zA-Z_0-9]*'|"
                      r"env\d*\['[a-zA-Z_0-9]+'\]|e\d+\['[a-zA-Z_0-9]+'\]|s\.vars\[\d+\])$")
+
+
+def _wrapper(t: str, src: str, unset: str) -> str:
+    """The text that reads the local `t` keeping the value of `src`, and
+    works it out the first time (see PyFormulas.shared)."""
+    return f"({t} if {t} is not {unset} else ({t} := {src}))"
+
+
+def _reads_local(src: str, names: tuple) -> bool:
+    """Whether generated text reads one of the Python locals `names`."""
+    return any(re.search(rf"\b{name}\b", src) for name in names)
 
 
 def _size(node) -> int:
