@@ -383,7 +383,7 @@ class Game:
             if type(part) is list:
                 action, binding = part[i]
             else:
-                action, binding = part.at(i), None
+                action, binding = part.at(i), part
             self._advance(prog, s, action, binding)
             steps += 1
 

@@ -145,16 +145,26 @@ class Product:
     combination of the parameters' keys (the last one varying fastest), made
     into an `Action` only when asked for and bound when applied."""
 
-    __slots__ = ("player", "name", "lists", "sets", "private", "show", "size")
+    __slots__ = ("player", "name", "lists", "sets", "private", "show", "size", "values")
 
-    def __init__(self, player, name, lists, private, show):
+    def __init__(self, player, name, lists, private, show, values=None):
         self.player, self.name, self.lists = player, name, lists
         self.private, self.show = private, show
         self.sets = None
-        size = 1
-        for keys in lists:
-            size *= len(keys)
-        self.size = size
+        if len(lists) == 1:
+            self.size = len(lists[0])
+        else:
+            size = 1
+            for keys in lists:
+                size *= len(keys)
+            self.size = size
+        # of one parameter: the value each key stands for, in the keys' order
+        # (bound when applied without looking for it again), or None
+        self.values = values
+
+    def value(self, key):
+        """The value a key of a one-parameter product stands for."""
+        return self.values[self.lists[0].index(key)]
 
     def __len__(self) -> int:
         return self.size
@@ -240,7 +250,7 @@ class Offer:
         if src is not None:
             for part in self.parts:
                 if part is src:
-                    return None
+                    return src      # (bound from its keys, or its values: TakeAction.resolve)
         index = self._index
         if index is None:
             # an action listed by this offer is found by identity, without
@@ -268,10 +278,13 @@ class Actions(Sequence):
     """A player's legal actions as a read-only list (`game.legal_actions`):
     indexing makes only the action asked for."""
 
-    __slots__ = ("_offer",)
+    __slots__ = ("_offer", "_one")
 
     def __init__(self, offer: Offer):
         self._offer = offer
+        parts = offer.parts
+        # the one part of the offer, when it has one (most decisions)
+        self._one = parts[0] if len(parts) == 1 else None
 
     def __len__(self) -> int:
         return self._offer.size
@@ -280,9 +293,9 @@ class Actions(Sequence):
         offer = self._offer
         n = offer.size
         if type(i) is int and 0 <= i < n:
-            parts = offer.parts
-            if len(parts) == 1 and type(parts[0]) is list:
-                return parts[0][i][0]
+            one = self._one
+            if one is not None:
+                return one[i][0] if type(one) is list else one.at(i)
             return offer.at(i)
         if isinstance(i, slice):
             return [self._offer.at(k) for k in range(*i.indices(n))]
@@ -349,7 +362,14 @@ class ActionDef:
                 return []
             requires = None
         if len(params) == 1 and requires is None:
-            keys = params[0].keys(s, env)
+            spec = params[0]
+            if spec.kept is not None:
+                pairs = spec.kept(s, env)
+                if not pairs:
+                    return []
+                keys, values = map(list, zip(*pairs))
+                return Product(player, name, [keys], private, show, values)
+            keys = spec.keys(s, env)
             return Product(player, name, [keys], private, show) if keys else []
         if self.independent:
             lists = []
@@ -448,7 +468,12 @@ class TakeAction(Stmt):
         if binding is PASS:
             return
         a = self.actions_by_name[action.name]
-        if binding is None:
+        if type(binding) is Product and binding.values is not None:
+            value = binding.value(action.args[0])       # (the product this offer listed)
+            binding = dict(f[2])
+            binding["me"] = action.player
+            binding[a.params[0].name] = value
+        elif binding is None or type(binding) is Product:
             binding = a.bind(s, action.player, f[2], action.args)
         else:
             binding = dict(binding)   # the cached one belongs to the input state
