@@ -182,8 +182,9 @@ class RunCompiler:
         """A value to keep in a slot or a local: a list is copied (zones
         hand out theirs live), as SetSlot and Let do."""
         code = code or self.py.code(e, {}, env)
-        if code.strict or (code.const is not None and not isinstance(code.const[0], list)):
-            return code.src
+        if code.strict or code.bound is not None or code.sure is not None or code.plain or (
+                code.const is not None and not isinstance(code.const[0], list)):
+            return code.src         # yes/no, a number, a seat or a piece: never a list
         t = self.mod.fresh("t")
         self.emit(depth, f"{t} = {code.src}", sid)
         return f"list({t}) if isinstance({t}, list) else {t}"

@@ -75,11 +75,15 @@ class Code:
     column of numbers), so that a sum or a product of such needs no check
     against the limit of numbers."""
 
-    __slots__ = ("src", "const", "strict", "items", "sure", "bound")
+    __slots__ = ("src", "const", "strict", "items", "sure", "bound", "plain")
 
-    def __init__(self, src: str, const=None, strict=False, items=None, sure=None, bound=None):
+    def __init__(self, src: str, const=None, strict=False, items=None, sure=None, bound=None,
+                 plain=False):
         self.src, self.const, self.strict, self.items = src, const, strict, items
         self.sure, self.bound = sure, bound
+        # a read of a slot whose kind is no list (a number, a word, yes/no, a
+        # seat, a piece): what every `set` stores there is checked to be so
+        self.plain = plain
 
 
 class Module:
@@ -412,7 +416,8 @@ class PyFormulas:
             return Code(f"s.zones[{lay.zones[n].base}]", items=lay.zones[n].of)
         if ref == "variable":       # (a set stores a value of its kind: kind_check)
             v = lay.variables[n]
-            return Code(f"s.vars[{v.base}]", sure=_piece_kind(lay, v.type))
+            return Code(f"s.vars[{v.base}]", sure=_piece_kind(lay, v.type),
+                        plain=_holds_no_list(v.type))
         if ref == "grid":
             return Code(self.mod.constant(lay.grids[n].cells))
         raise AssertionError(f"unresolved name {n} ({ref})")
@@ -541,8 +546,9 @@ class PyFormulas:
                 positions = self.mod.constant(lay.grids[v.index].positions_at(
                     span_at(self.ex.ir["file"], e["at"])))
                 return Code(f"s.vars[{_plus(v.base, f'{positions}[{args[0].src}]')}]",
-                            sure=_piece_kind(lay, v.type))
-            return Code(f"s.vars[{self.index(v, args)}]", sure=_piece_kind(lay, v.type))
+                            sure=_piece_kind(lay, v.type), plain=_holds_no_list(v.type))
+            return Code(f"s.vars[{self.index(v, args)}]", sure=_piece_kind(lay, v.type),
+                        plain=_holds_no_list(v.type))
         srcs = [a.src for a in args]
         pure = not draws(e)
         if fn == "size" and len(srcs) == 1:
@@ -595,7 +601,8 @@ class PyFormulas:
             # a piece sure to be of type `kind`: the layout's plain columns
             has, (first, count) = lay.has.get(attr), lay.types[kind]
             if count and has is not None and has[first] >= 0:
-                return Code(f"s.vars[{self.mod.constant(has)}[{target}]]", sure=held)
+                return Code(f"s.vars[{self.mod.constant(has)}[{target}]]", sure=held,
+                            plain=_holds_no_list(lay.has_type.get(attr, "")))
             if count and attr in lay.static:
                 return Code(f"{self.mod.constant(lay.static[attr])}[{target}]",
                             sure=_piece_kind(lay, lay.static_type.get(attr, "")),
@@ -606,7 +613,8 @@ class PyFormulas:
                         sure=_piece_kind(lay, lay.static_type.get(attr, "")),
                         bound=self.column_bound(attr))
         if attr not in lay.static:
-            return Code(f"s.vars[{self.table(lay.attribute_slots(attr))}[{target}]]", sure=held)
+            return Code(f"s.vars[{self.table(lay.attribute_slots(attr))}[{target}]]", sure=held,
+                        plain=_holds_no_list(lay.has_type.get(attr, "")))
         return Code(f"{self.mod.constant(_either)}(s, {self.table(lay.pieces)}, "
                     f"{self.mod.constant(lay.has[attr])}, {self.mod.constant(lay.static[attr])}, "
                     f"{target})")
@@ -855,6 +863,12 @@ def _either_of(src: str, a: Code, b: Code) -> Code:
     bound = None if a.bound is None or b.bound is None else max(a.bound, b.bound)
     return Code(src, sure=kinds.pop() if len(kinds) == 1 else None,
                 items=a.items if a.items == b.items else None, bound=bound)
+
+
+def _holds_no_list(kind: str) -> bool:
+    """Whether a slot of static type `kind` is sure to hold no list: a
+    number, a word, yes/no, a seat or a piece (statements.kind_check)."""
+    return kind in ("number", "symbol", "bool", "player") or (kind.startswith("comp:") and kind != "comp:")
 
 
 def _piece_kind(lay, kind: str):
