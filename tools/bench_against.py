@@ -9,7 +9,9 @@ of each shipped game through the documented API (load_rulebook, new_game,
 legal_actions, apply, outcome), and ISMCTS iterations/s on Hanamikoji. Times
 are CPU seconds inside the measuring process, after one warm-up game, so
 process start and loading are left out and a busy machine slows both trees
-alike. The figures to reach: each shipped game at 3x and ISMCTS at 4x.
+alike. The figures to reach: each shipped game at 4x and ISMCTS at 4x
+(against 10094b8, the tree before the decisions were compiled). A game the
+other tree does not ship is left out of the table, with a line that says so.
 """
 
 from __future__ import annotations
@@ -25,8 +27,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # name -> (rulebook, players)
 SHIPPED = {"hanamikoji": ("hanamikoji", 2), "festival-of-lights": ("festival-of-lights", 4),
-           "lanterns": ("lanterns", 4), "samurai": ("samurai", 4), "paris": ("paris", 2)}
-TARGET_GAMES, TARGET_ISMCTS = 3.0, 4.0
+           "lanterns": ("lanterns", 4), "samurai": ("samurai", 4), "paris": ("paris", 2),
+           "othello": ("othello", 2), "kalah": ("kalah", 2), "hearts": ("hearts", 4),
+           "kuhn-poker": ("kuhn-poker", 2), "yacht": ("yacht", 2),
+           "dots-and-boxes": ("dots-and-boxes", 2)}
+TARGET_GAMES, TARGET_ISMCTS = 4.0, 4.0
 
 # Run in the tree under test, with only the API every commit has.
 WORKER = r"""
@@ -119,6 +124,9 @@ def main(argv=None) -> int:
         for figure in figures:
             kind = "ismcts" if figure == "ismcts" else "games"
             rulebook, players = SHIPPED.get(figure, ("hanamikoji", 2))
+            if not (other / "rulebooks" / f"{rulebook}.rules").exists():
+                print(f"{figure:<22} (not in {name})")
+                continue
             count = args.moves if kind == "ismcts" else args.games
             rates = {}
             for tree in (ROOT, other):
