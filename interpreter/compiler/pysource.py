@@ -233,7 +233,8 @@ class PyFormulas:
         """``(state, env) -> [(key, value)]`` of a choice 'one of SOURCE
         where WHERE' binding `name`: the first value of each key, those
         WHERE keeps (ChoiceSpec.pairs), in one loop; None where Python
-        cannot take the code."""
+        cannot take the code. For values that are their own keys, the
+        function lists the values alone (and says so: `own_keys`)."""
         try:
             fname, var, k = self.mod.fresh("c"), self.mod.fresh("v"), self.mod.fresh("t")
             listed = self.code(source, {}, "env")
@@ -254,9 +255,11 @@ class PyFormulas:
                                                 "    out = []",
                                                 f"    for {var} in {values}:",
                                                 f"        if {test}:",
-                                                f"            out.append(({var}, {var}))",
+                                                f"            out.append({var})",
                                                 "    return out"]), _where("the options", where))
-                return self.mod.namespace[fname]
+                listed = self.mod.namespace[fname]
+                listed.own_keys = True      # the values alone: each is its own key
+                return listed
             keyed = f"{self.mod.constant(table)}[{var}]" if table is not None else \
                 f"{self.mod.constant(key)}({var})"
             if table is not None:            # (none, which has no key, is no option)

@@ -74,6 +74,8 @@ class ChoiceSpec:
         if self.kind != "one":
             return [(k, self.value(s, env, k)) for k in self.keys(s, env)]
         if self.kept is not None:
+            if getattr(self.kept, "own_keys", False):
+                return [(v, v) for v in self.kept(s, env)]
             return self.kept(s, env)
         values = self.source(s, env)
         first: dict = {}
@@ -343,13 +345,13 @@ class ActionDef:
 
     def options(self, s, player, env) -> list:
         """[(Action, binding env or None)] for this action; [] when not allowed.
-        A binding of None is worked out from the action's keys when applied."""
+        A binding of None is worked out from the action's keys when applied.
+        `env`: the statement's locals with `me`, the player (the same dict
+        for every action of a decision; nothing here changes it)."""
         if self.limit is not None:
             base, times = self.limit
             if s.vars[base + player] >= times:
                 return []
-        env = dict(env)
-        env["me"] = player
         params = self.params
         name, private, show = self.name, self.private, self.show
         if not params:
@@ -363,11 +365,14 @@ class ActionDef:
             requires = None
         if len(params) == 1 and requires is None:
             spec = params[0]
-            if spec.kept is not None:
-                pairs = spec.kept(s, env)
-                if not pairs:
+            kept = spec.kept
+            if kept is not None:
+                listed = kept(s, env)
+                if not listed:
                     return []
-                keys, values = map(list, zip(*pairs))
+                if getattr(kept, "own_keys", False):
+                    return Product(player, name, [listed], private, show, listed)
+                keys, values = map(list, zip(*listed))
                 return Product(player, name, [keys], private, show, values)
             keys = spec.keys(s, env)
             return Product(player, name, [keys], private, show) if keys else []
@@ -442,8 +447,16 @@ class TakeAction(Stmt):
 
     def _offer(self, s, f, p) -> Offer:
         out = Offer()
+        parts = out.parts
+        env = dict(f[2])
+        env["me"] = p
         for a in self.actions:
-            out.extend(a.options(s, p, f[2]))
+            part = a.options(s, p, env)
+            if part:
+                if type(part) is not Product and type(part) is not list:
+                    part = list(part)
+                parts.append(part)
+                out.size += len(part)
         if self.optional:
             out.append((Action(p, PASS, ()), PASS))
         return out
