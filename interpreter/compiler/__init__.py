@@ -2,12 +2,17 @@
 
 IR and a set of options flow in; a `Program` flows out (`compiler`): the
 state's layout, the machine's blocks of runtime statements, the actions
-and the scoring, with every formula turned into a closure by `expressions`.
-`compiled` holds a compiled formula and its static tables, `optimise` the
-shortcuts for formulas whose value is fixed at load or reads one table,
-and `aggregates` the loops of ``count``, ``sum``, ``any``, ``all`` and
-friends, `ranges` the numbers of ``A to B``. Options are folded in here, so a rule an option switches off
-costs nothing at run time. No Python source is generated from rule text.
+and the scoring. `expressions` checks and types every formula (and builds
+its closure), `compiled` holds a compiled formula and its static tables,
+`optimise` the shortcuts for formulas whose value is fixed at load or reads
+one table, `aggregates` the loops of ``count``, ``sum``, ``any``, ``all``
+and friends, `ranges` the numbers of ``A to B``, and `filters` moves each
+condition of an action's parameters to where its values are known. Then
+`pysource` writes the formulas, and `pyblocks` the runs of statements that
+never stop for a decision, as Python from the checked IR: every identifier
+the compiler's own, every value from the rulebook a constant (no rule text
+becomes code). Options are folded in here, so a rule an option switches
+off costs nothing at run time.
 
 May import: `interpreter.errors`, `interpreter.stdlib`, `interpreter.runtime`
 (the statements and decisions it builds) and `interpreter.language`.
