@@ -60,25 +60,25 @@ def _fast(key, values):
     return key
 
 
-def many_keys(values: list, key, count: int) -> Sequence:
+def many_keys(values: list, key, count: int, memo: dict | None = None) -> Sequence:
     """Key tuples of each distinct sub-multiset of `count` elements. When
     the keys are all different these are the plain combinations of the
     sorted keys, in the same order (itertools, without the patterns);
     otherwise each is made from its pattern when read (`Keyed`)."""
     if not 0 <= count <= len(values):
         return []
-    keys, counts = _shape(values, key)
+    keys, counts = _shape(values, key, memo)
     if len(keys) == len(values):
         return list(itertools.combinations(keys, count))
     return Keyed(tuple(keys), _multisets(counts, count), False)
 
 
-def groups_keys(values: list, key, ngroups: int, size: int) -> Sequence:
+def groups_keys(values: list, key, ngroups: int, size: int, memo: dict | None = None) -> Sequence:
     """Tuples of group key tuples for each distinct way to pick `ngroups`
     unordered groups of `size` elements, each made when read (`Keyed`)."""
     if ngroups < 0 or size < 0 or ngroups * size > len(values):
         return []
-    keys, counts = _shape(values, key)
+    keys, counts = _shape(values, key, memo)
     return Keyed(tuple(keys), _partitions(counts, ngroups, size), True)
 
 
@@ -123,12 +123,12 @@ class Keyed(Sequence):
         return repr(list(self))
 
 
-def kinds_keys(values: list, key, kinds: int, size: int) -> list:
+def kinds_keys(values: list, key, kinds: int, size: int, memo: dict | None = None) -> list:
     """Key tuples of each way to take `size` alike elements of each of
     `kinds` different keys (four of a kind, three pairs, seven different)."""
     if kinds < 0 or size < 1:
         return []
-    keys, counts = _shape(values, key)
+    keys, counts = _shape(values, key, memo)
     return list(_kinds_keys(tuple(keys), counts, kinds, size))
 
 
@@ -177,7 +177,23 @@ def pick_groups(values: list, key, groups) -> list:
     return out
 
 
-def _shape(values, key):
+def _shape(values, key, memo: dict | None = None):
+    """The distinct keys of `values` in order, and how many elements have
+    each. With `memo` (the state's while its options are listed: nothing
+    changes then), a collection read again for another choice (a hand
+    offered as one card, two, or two pairs) is counted once; the memo keeps
+    the collection, so no other can take its id while it lasts."""
+    if memo is not None:
+        found = memo.get(("shape", id(values), key))
+        if found is not None and found[0] is values:
+            return found[1]
+        shape = _count(values, key)
+        memo[("shape", id(values), key)] = (values, shape)
+        return shape
+    return _count(values, key)
+
+
+def _count(values, key):
     counts: dict = {}
     for k in map(_fast(key, values), values):
         counts[k] = counts.get(k, 0) + 1

@@ -63,10 +63,10 @@ class ChoiceSpec:
             return [k for k, _ in self.pairs(s, env)]
         values = self.source(s, env)
         if self.kind == "many":
-            return many_keys(values, self.key, self.count(s, env))
+            return many_keys(values, self.key, self.count(s, env), s.memo)
         if self.kind == "kinds":
-            return kinds_keys(values, self.key, self.groups(s, env), self.size(s, env))
-        return groups_keys(values, self.key, self.groups(s, env), self.size(s, env))
+            return kinds_keys(values, self.key, self.groups(s, env), self.size(s, env), s.memo)
+        return groups_keys(values, self.key, self.groups(s, env), self.size(s, env), s.memo)
 
     def pairs(self, s, env) -> list:
         """[(key, value)] of every option, in the order of `keys`, reading the
