@@ -47,7 +47,9 @@ def test_same_inputs_same_game(path, n):
     at every step and equal outcomes."""
     a = game_for(path)
     b = load_rulebook(str(path))
-    for seed in (0, 5):
+    # two games at a game's smallest count, one elsewhere and for a variant file
+    main = n == a.min_players and path.parent.name != "variants"
+    for seed in (0, 5) if main else (0,):
         states_a, texts_a, _ = run(a, n, seed, choose_seed=seed)
         states_b, texts_b, _ = run(b, n, seed, choose_seed=seed)
         assert texts_a == texts_b

@@ -29,7 +29,7 @@ from tests.scenario import check_consistent, permute_hidden
 ROOT = Path(__file__).resolve().parent.parent
 # every game and every variant file
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("**/*.rules"))
-SEEDS = tuple(range(8))
+SEEDS = tuple(range(5))
 VARIANT_SEEDS = 1         # a variant file changes a rule or two, tested by its game: one game a count
 FULL_STEPS = 40           # views checked at every step until then, then every 10th:
                           # at a game's smallest player count; variants and the other
@@ -213,7 +213,20 @@ def test_new_game_refuses_other_player_counts(path, n):
         assert err.value.code == "option/invalid"
 
 
-@pytest.mark.parametrize("path", RULEBOOKS, ids=lambda p: p.stem)
+def _one_variant_each() -> list:
+    """Every game, and one variant file of each game (a variant reads its
+    base by a path of its own: that is what another folder could break)."""
+    seen, out = set(), []
+    for path in RULEBOOKS:
+        family = path.stem.split("-")[0]
+        if path.parent.name != "variants" or family not in seen:
+            out.append(path)
+        if path.parent.name == "variants":
+            seen.add(family)
+    return out
+
+
+@pytest.mark.parametrize("path", _one_variant_each(), ids=lambda p: p.stem)
 def test_save_loads_from_another_working_directory(path, tmp_path, monkeypatch):
     g = load_rulebook(str(path))
     s = g.new_game(players=g.min_players, seed=1)
