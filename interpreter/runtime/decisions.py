@@ -332,7 +332,7 @@ class ActionDef:
     listed without binding any of them."""
 
     __slots__ = ("name", "params", "requires", "body", "limit", "private", "show",
-                 "independent", "at", "requires_at", "requires_first")
+                 "independent", "at", "requires_at", "requires_first", "_lister")
 
     def __init__(self, name, params, requires, body, limit, private, show, independent=False,
                  at=None, requires_at=None, requires_first=False):
@@ -342,6 +342,48 @@ class ActionDef:
         self.at, self.requires_at = at, requires_at     # spans, for explanations
         # the `requires` reads no parameter: checked once, before listing any option
         self.requires_first = requires_first
+        self._lister = None
+
+    def lister(self):
+        """`options` for this action, as a function made for its shape: an
+        action of one parameter, with no `requires`, lists that parameter's
+        keys with none of the questions `options` asks each time."""
+        if self._lister is None:
+            self._lister = self._one_parameter() or self.options
+        return self._lister
+
+    def _one_parameter(self):
+        if len(self.params) != 1 or self.requires is not None:
+            return None
+        spec = self.params[0]
+        name, private, show, key, source = self.name, self.private, self.show, spec.key, spec.source
+        base, times = self.limit if self.limit is not None else (None, None)
+        if spec.kind == "many":
+            count = spec.count
+
+            def listed(s, player, env):
+                if base is not None and s.vars[base + player] >= times:
+                    return []
+                keys = many_keys(source(s, env), key, count(s, env), s.memo)
+                return Product(player, name, [keys], private, show) if keys else []
+            return listed
+        if spec.kind == "groups":
+            groups, size = spec.groups, spec.size
+
+            def listed(s, player, env):
+                if base is not None and s.vars[base + player] >= times:
+                    return []
+                keys = groups_keys(source(s, env), key, groups(s, env), size(s, env), s.memo)
+                return Product(player, name, [keys], private, show) if keys else []
+            return listed
+        if spec.kind == "one" and spec.where is None:
+            def listed(s, player, env):
+                if base is not None and s.vars[base + player] >= times:
+                    return []
+                keys = one_keys(source(s, env), key)
+                return Product(player, name, [keys], private, show) if keys else []
+            return listed
+        return None
 
     def options(self, s, player, env) -> list:
         """[(Action, binding env or None)] for this action; [] when not allowed.
@@ -451,7 +493,7 @@ class TakeAction(Stmt):
         env = dict(f[2])
         env["me"] = p
         for a in self.actions:
-            part = a.options(s, p, env)
+            part = a.lister()(s, p, env)
             if part:
                 if type(part) is not Product and type(part) is not list:
                     part = list(part)
