@@ -70,7 +70,7 @@ def many_keys(values: list, key, count: int, memo: dict | None = None) -> Sequen
     keys, counts = _shape(values, key, memo)
     if len(keys) == len(values):
         return list(itertools.combinations(keys, count))
-    return Keyed(tuple(keys), _multisets(counts, count), False)
+    return Keyed(tuple(keys), _multisets(counts, count), False, (counts, count))
 
 
 def groups_keys(values: list, key, ngroups: int, size: int, memo: dict | None = None) -> Sequence:
@@ -79,7 +79,7 @@ def groups_keys(values: list, key, ngroups: int, size: int, memo: dict | None = 
     if ngroups < 0 or size < 0 or ngroups * size > len(values):
         return []
     keys, counts = _shape(values, key, memo)
-    return Keyed(tuple(keys), _partitions(counts, ngroups, size), True)
+    return Keyed(tuple(keys), _partitions(counts, ngroups, size), True, (counts, ngroups, size))
 
 
 class Keyed(Sequence):
@@ -87,12 +87,15 @@ class Keyed(Sequence):
     indices that a hand's shape allows (cached by shape) and the hand's
     distinct keys: an option's key tuple is made only when it is read, so a
     random player who looks at one of a hundred splits makes one. Reads
-    like the list of those key tuples (and equals it)."""
+    like the list of those key tuples (and equals it). Read whole (a
+    search player's tree looks at every option), it is made once for the
+    hand's keys and shape, and kept (`_every`): the same hands come up again
+    and again in a search."""
 
-    __slots__ = ("keys", "patterns", "nested")
+    __slots__ = ("keys", "patterns", "nested", "shape")
 
-    def __init__(self, keys: tuple, patterns: tuple, nested: bool):
-        self.keys, self.patterns, self.nested = keys, patterns, nested
+    def __init__(self, keys: tuple, patterns: tuple, nested: bool, shape: tuple):
+        self.keys, self.patterns, self.nested, self.shape = keys, patterns, nested, shape
 
     def __len__(self) -> int:
         return len(self.patterns)
@@ -106,11 +109,7 @@ class Keyed(Sequence):
         return tuple([keys[j] for j in self.patterns[i]])
 
     def __iter__(self):
-        keys = self.keys
-        if self.nested:
-            return (tuple([tuple([keys[j] for j in group]) for group in pattern])
-                    for pattern in self.patterns)
-        return (tuple([keys[j] for j in pattern]) for pattern in self.patterns)
+        return iter(_every(self.keys, self.shape, self.nested))
 
     def __eq__(self, other) -> bool:
         if isinstance(other, (Keyed, list, tuple)):
@@ -137,6 +136,16 @@ def _kinds_keys(keys: tuple, counts: tuple, kinds: int, size: int) -> tuple:
     enough = [i for i, c in enumerate(counts) if c >= size]
     return tuple(tuple(keys[i] for i in combo for _ in range(size))
                  for combo in itertools.combinations(enough, kinds))
+
+
+@functools.lru_cache(maxsize=16384)
+def _every(keys: tuple, shape: tuple, nested: bool) -> tuple:
+    """Every option of a `Keyed`, by its hand's keys and shape."""
+    patterns = _partitions(*shape) if nested else _multisets(*shape)
+    if nested:
+        return tuple([tuple([tuple([keys[j] for j in group]) for group in pattern])
+                      for pattern in patterns])
+    return tuple([tuple([keys[j] for j in pattern]) for pattern in patterns])
 
 
 def pick_one(values: list, key, k):
