@@ -24,7 +24,7 @@ from interpreter.terminal.render import BUDGET, TableView, render_to_text
 ROOT = Path(__file__).resolve().parent.parent
 WIDTH = 120
 RULEBOOKS = sorted(p.stem for p in (ROOT / "rulebooks").glob("*.rules"))
-EVERY = 4             # steps between two screens measured
+EVERY = 6             # steps between two screens measured
 
 
 def forms(game) -> dict:
