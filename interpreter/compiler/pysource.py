@@ -711,9 +711,12 @@ class PyFormulas:
             t = self.mod.fresh("t")
             return Code(f"({t} if {_literal(-MAX_NUMBER)} < ({t} := {left.src} {op} {right.src}) "
                         f"< {_literal(MAX_NUMBER)} else {self.refusal(e)}({t}))")
-        helper = self.mod.constant(_floordiv if op == "//" else _mod)
         # a quotient is no larger than what is divided, a remainder than the divisor
-        return Code(f"{helper}({left.src}, {right.src})", bound=a if op == "//" else b)
+        bound = a if op == "//" else b
+        if right.const is not None and type(right.const[0]) is int and right.const[0] != 0:
+            return Code(f"({left.src} {op} {right.src})", bound=bound)     # never by zero
+        helper = self.mod.constant(_floordiv if op == "//" else _mod)
+        return Code(f"{helper}({left.src}, {right.src})", bound=bound)
 
     def refusal(self, e) -> str:
         """The constant's name of the function that refuses a number the
