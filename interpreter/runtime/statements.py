@@ -183,12 +183,10 @@ class Machine:
         if s.chance is not None:
             self.run_chance(s)
             return
-        if self.coverage is not None:
-            self._run_counted(s)
-            return
         frames, blocks = s.frames, self.blocks
         steps = self.steps = 0
         stmt = None
+        coverage = self.coverage
         try:
             while frames:
                 f = frames[-1]
@@ -199,40 +197,15 @@ class Machine:
                     block.end(self, s, f)
                     continue
                 stmt = stmts[pc]
-                fast = block.fast
-                if fast is not None and fast[pc] is not None:   # a compiled run of statements
-                    fast = fast[pc]
-                    fast[0](self, s, f)
-                    f[1] = fast[1]
-                    steps += fast[2]
-                    continue
-                f[1] = pc + 1
-                if stmt.run(self, s, f):
-                    f[1] = pc
-                    return
-                steps += 1
-                if steps > MAX_STEPS:
-                    raise self._looping(stmt)
-        except _FAILURES as e:
-            raise self._failure(e, stmt) from None
-        self.end_game(s)
-
-    def _run_counted(self, s) -> None:
-        """`run` while coverage is measured: one statement at a time, each counted."""
-        frames, blocks, coverage = s.frames, self.blocks, self.coverage
-        steps = self.steps = 0
-        stmt = None
-        try:
-            while frames:
-                f = frames[-1]
-                block = blocks[f[0]]
-                stmts = block.stmts
-                pc = f[1]
-                if pc >= len(stmts):
-                    block.end(self, s, f)
-                    continue
-                stmt = stmts[pc]
-                coverage[stmt.sid] += 1
+                if coverage is not None:
+                    coverage[stmt.sid] += 1
+                elif block.fast is not None:
+                    fast = block.fast[pc]
+                    if fast is not None:       # a compiled run of statements
+                        fast[0](self, s, f)
+                        f[1] = fast[1]
+                        steps += fast[2]
+                        continue
                 f[1] = pc + 1
                 if stmt.run(self, s, f):
                     f[1] = pc
