@@ -342,20 +342,20 @@ def test_if_able_skips_exactly_the_players_with_nothing_legal(players, skips):
 
 
 def test_if_able_lists_the_options_once(monkeypatch):
-    from interpreter.runtime.decisions import ActionDef
+    from interpreter.runtime.decisions import TakeAction
     g = game("if-able")
     g.new_game(players=2, seed=0)              # compiled, the opening kept
     calls = []
-    lister = ActionDef.lister
+    offer = TakeAction._offer
 
-    def counted(self):
-        listed = lister(self)
-        return lambda *args: calls.append(self.name) or listed(*args)
-    monkeypatch.setattr(ActionDef, "lister", counted)
+    def counted(self, s, f, p):
+        calls.append([a.name for a in self.actions])
+        return offer(self, s, f, p)
+    monkeypatch.setattr(TakeAction, "_offer", counted)
     s = g.new_game(players=2, seed=0)
-    assert calls == ["play", "overflow"]        # while the flow ran, to see whether P0 is able
+    assert calls == [["play", "overflow"]]      # while the flow ran, to see whether P0 is able
     assert names(g.legal_actions(s, 0)) == ["play 1"]
-    assert calls == ["play", "overflow"]        # not again: the engine found them in the cache
+    assert calls == [["play", "overflow"]]      # not again: the engine found them in the cache
     assert s.cache is not None and 0 in s.cache
 
 

@@ -376,6 +376,21 @@ class ActionDef:
                 keys = groups_keys(source(s, env), key, groups(s, env), size(s, env), s.memo)
                 return Product(player, name, [keys], private, show) if keys else []
             return listed
+        kept = spec.kept
+        if spec.kind == "one" and kept is not None:
+            own = getattr(kept, "own_keys", False)
+
+            def listed(s, player, env):
+                if base is not None and s.vars[base + player] >= times:
+                    return []
+                found = kept(s, env)
+                if not found:
+                    return []
+                if own:
+                    return Product(player, name, [found], private, show, found)
+                keys, values = map(list, zip(*found))
+                return Product(player, name, [keys], private, show, values)
+            return listed
         if spec.kind == "one" and spec.where is None:
             def listed(s, player, env):
                 if base is not None and s.vars[base + player] >= times:
@@ -462,13 +477,14 @@ class TakeAction(Stmt):
     the engine looks first, so they are not listed twice. With none it is
     no decision and the flow goes on."""
 
-    __slots__ = ("player", "actions", "optional", "if_able", "actions_by_name")
+    __slots__ = ("player", "actions", "optional", "if_able", "actions_by_name", "listers")
     suspends = True
 
     def __init__(self, at, player, actions, optional, if_able=False):
         self.at, self.player, self.actions, self.optional = at, player, actions, optional
         self.if_able = if_able
         self.actions_by_name = {a.name: a for a in actions}
+        self.listers = None         # each action's `lister`, once the actions are compiled
 
     def run(self, m, s, f):
         p = seat(self.player(s, f[2]), s.n, "takes an action")
@@ -492,8 +508,11 @@ class TakeAction(Stmt):
         parts = out.parts
         env = dict(f[2])
         env["me"] = p
-        for a in self.actions:
-            part = a.lister()(s, p, env)
+        listers = self.listers
+        if listers is None:
+            listers = self.listers = [a.lister() for a in self.actions]
+        for listed in listers:
+            part = listed(s, p, env)
             if part:
                 if type(part) is not Product and type(part) is not list:
                     part = list(part)
