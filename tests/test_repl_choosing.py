@@ -61,6 +61,16 @@ def test_the_start_of_an_action_narrows_at_any_step_and_a_whole_one_is_chosen_at
     assert root.narrow("zz") is None
 
 
+def test_a_whole_action_is_chosen_though_longer_ones_begin_with_it():
+    texts = ["reroll 1 2", "reroll 1 2 5", "reroll 1 2 6", "reroll 1", "score fours"]
+    root = Choice.start(texts)
+    assert root.narrow("reroll 1 2").done == "reroll 1 2"
+    assert root.narrow("reroll").narrow("2").done == "reroll 1 2"       # at a later step too
+    assert root.narrow("reroll 1 2 5").done == "reroll 1 2 5"
+    assert root.narrow("reroll 1 2 ").done == "reroll 1 2"              # spacing aside
+    assert len(root.narrow("reroll 1").left) == 1           # 'reroll 1' itself
+
+
 def test_a_refusal_has_a_code_and_lists_the_choices():
     choice = Choice.start(PUT, SHAPES).narrow("put")
     refusal = choice.refusal("C")

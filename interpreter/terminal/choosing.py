@@ -235,6 +235,11 @@ class Choice:
             for start in (d, 0):
                 left = tuple(k for k in self.left
                              if _matches(self.entries[k].keys[start:], words, partial))
+                # a whole action typed is that action, though longer ones begin alike
+                whole = tuple(k for k in left
+                              if not partial and len(self.entries[k].keys) == start + len(words))
+                if len(whole) == 1:
+                    return Choice(self.entries, self.forms, whole, self)
                 if left:
                     return Choice(self.entries, self.forms, left, self)
         return None
