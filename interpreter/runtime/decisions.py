@@ -247,7 +247,9 @@ class Offer:
         raise IndexError("no such action")
 
     def get(self, action, default=None):
-        """The binding of a legal action, or `default`."""
+        """The binding of a legal action, or `default`: for an action one of
+        this offer's products listed, that product (TakeAction.resolve binds
+        the value it found, or the keys)."""
         src = action._src
         if src is not None:
             for part in self.parts:
@@ -420,18 +422,8 @@ class ActionDef:
             if not requires(s, env):
                 return []
             requires = None
-        if len(params) == 1 and requires is None:
-            spec = params[0]
-            kept = spec.kept
-            if kept is not None:
-                listed = kept(s, env)
-                if not listed:
-                    return []
-                if getattr(kept, "own_keys", False):
-                    return Product(player, name, [listed], private, show, listed)
-                keys, values = map(list, zip(*listed))
-                return Product(player, name, [keys], private, show, values)
-            keys = spec.keys(s, env)
+        if len(params) == 1 and requires is None:      # (most list through `lister`)
+            keys = params[0].keys(s, env)
             return Product(player, name, [keys], private, show) if keys else []
         if self.independent:
             lists = []
