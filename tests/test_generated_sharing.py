@@ -74,3 +74,16 @@ def test_an_error_of_a_kept_call_is_raised_where_it_was(tmp_path):
         game.new_game(2)
     assert caught.value.code.startswith("rule/")
     assert "63" in str(caught.value)
+
+
+def test_a_ray_in_a_loop_walks_a_set_made_once():
+    """Othello's `ray(c, d.dx, d.dy, discs(opponent(p)))` for each direction:
+    the discs are looked up in one set, made the first time (and the
+    games are the recorded ones: tests/test_golden.py)."""
+    game = load_rulebook("othello")
+    text = game.program(2).python.text()
+    made = re.findall(r"^# (k\d+) = _members$", text, re.M)
+    assert made, "no set of cells"
+    loop = text[text.index("# any(…) at line 37"):]
+    loop = loop[:loop.index("\n\n")]
+    assert f":= {made[0]}(" in loop and loop.index(" = k") < loop.index("for "), loop

@@ -326,6 +326,20 @@ class PyFormulas:
         self._wrapped.add(wrapped)
         return Code(wrapped, None, code.strict, code.items, code.sure, code.bound)
 
+    def members(self, code: Code, e: dict) -> Code:
+        """The cells a `ray` may walk, as a set where it is worth one: a
+        list fixed at load, or one that a loop reads again and again
+        without its own values (kept in a local, see `shared`). A ray looks
+        up only cells, so the set answers as the list would."""
+        if code.const is not None and isinstance(code.const[0], list):
+            try:
+                return Code(self.mod.constant(frozenset(code.const[0])))
+            except TypeError:
+                return code
+        if self._once is None or not self._in_loop or draws(e):
+            return code
+        return self.shared(Code(f"{self.mod.constant(_members)}({code.src})"), e)
+
     @contextlib.contextmanager
     def _looping(self):
         """While the formulas inside a generated function's loop are written."""
@@ -568,6 +582,8 @@ class PyFormulas:
                         sure=args[0].items)
         if fn == "abs" and len(srcs) == 1:
             return Code(f"abs({srcs[0]})", bound=args[0].bound)
+        if fn == "ray" and len(srcs) == 4 and pure:
+            srcs[3] = self.members(args[3], e["args"][3]).src
         impl = FUNCTIONS[fn].impl
         if FUNCTIONS[fn].typed is not None:        # as the closure calls it
             known = self.ex.typed_calls.get(id(e))
@@ -834,6 +850,15 @@ MAX_INLINED = 16              # the formula nodes of a define written in place o
 # a statement's local, a slot of the state
 _SIMPLE = re.compile(r"^([a-z]\d*|\d+|\(-\d+\)|True|False|None|'[a-zA-Z_0-9]*'|"
                      r"env\d*\['[a-zA-Z_0-9]+'\]|e\d+\['[a-zA-Z_0-9]+'\]|s\.vars\[\d+\])$")
+
+
+def _members(values):
+    """A collection as a set for membership tests, or as it is where its
+    values cannot be in one."""
+    try:
+        return frozenset(values)
+    except TypeError:
+        return values
 
 
 def _wrapper(t: str, src: str, unset: str) -> str:
