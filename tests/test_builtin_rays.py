@@ -104,3 +104,28 @@ def test_a_ray_without_a_step_of_whole_numbers_is_a_runtime_error(formula):
     with pytest.raises(RuleError) as err:
         start(formula)
     assert err.value.code == "rule/runtime"
+
+
+def _walked(c, dx, dy, cells):
+    """The ray as the language defines it, step by step on (x, y)."""
+    x, y, out = grid.x_of(c), grid.y_of(c), []
+    while True:
+        x, y = x + dx, y + dy
+        if abs(x) > grid.LIMIT or abs(y) > grid.LIMIT or grid.cell(x, y) not in cells:
+            return out
+        out.append(grid.cell(x, y))
+
+
+def test_the_ray_is_the_walk_step_by_step_up_to_the_edge_of_the_plane():
+    from hypothesis import given, strategies as st
+    edge = st.sampled_from([-grid.LIMIT, -grid.LIMIT + 1, -1, 0, 1, grid.LIMIT - 1, grid.LIMIT])
+
+    @given(edge, edge, st.integers(-2, 2), st.integers(-2, 2), st.booleans())
+    def check(x, y, dx, dy, as_set):
+        if dx == 0 and dy == 0:
+            return
+        # every number near the start, whether a cell of the plane or not
+        near = {grid.cell(x, y) + k * grid.BASE + j for k in range(-6, 7) for j in range(-6, 7)}
+        cells = near if as_set else sorted(near)
+        assert grid.ray(grid.cell(x, y), dx, dy, cells) == _walked(grid.cell(x, y), dx, dy, near)
+    check()

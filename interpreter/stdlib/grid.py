@@ -92,20 +92,21 @@ def ray(c: int, dx: int, dy: int, cells) -> list:
                         code="rule/runtime")
     if dx == 0 and dy == 0:
         raise RuleError("ray(…, 0, 0, …) does not move: give a step", code="rule/runtime")
-    x, y = c // BASE - OFFSET, c % BASE - OFFSET
     step = dx * BASE + dy          # one step (dx, dy) of a cell's number, inside the plane
-    allowed, out, n = cells, [], c
+    n = c + step
+    if n not in cells:             # most walks stop at once
+        return []
+    # a number off the plane may name another cell: the walk stops at the edge
+    x, y = c // BASE - OFFSET, c % BASE - OFFSET
+    allowed = cells if isinstance(cells, (set, frozenset)) else set(cells)
+    out = []
     while True:
         x += dx
         y += dy
-        if x > LIMIT or x < -LIMIT or y > LIMIT or y < -LIMIT:
-            return out
-        n += step
-        if n not in allowed:
+        if x > LIMIT or x < -LIMIT or y > LIMIT or y < -LIMIT or n not in allowed:
             return out
         out.append(n)
-        if allowed is cells and not isinstance(cells, (set, frozenset)):
-            allowed = set(cells)    # most walks stop at once; a longer one looks up a set
+        n += step
 
 
 def turned(values, r: int) -> list:
