@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("**/*.rules"))
 SEEDS = tuple(range(5))
 VARIANT_SEEDS = 1         # a variant file changes a rule or two, tested by its game: one game a count
-FULL_STEPS = 40           # views checked at every step until then, then every 10th:
+FULL_STEPS = 25           # views checked at every step until then, then every 10th:
                           # at a game's smallest player count; variants and the other
                           # counts, like the soak's thousands of games, check every 10th
 MAX_DECISIONS = 3000      # a safety cap for the tests, not a rule (see HK-D5)
