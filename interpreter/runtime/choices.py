@@ -2,13 +2,15 @@
 
 A choice picks one element, a sub-multiset of N elements, K unordered
 groups of M elements, or M alike elements of each of K different kinds
-from a collection. Identical components (same class)
-are one option: choosing "a G7" from a hand with two G7s is one choice, and
-two groups with the same cards are one split. Each option is returned as
-``(key, value)``: the key is the hashable content (what an `Action` carries
-and prints), the value the concrete ids bound when the option is applied —
-the first matching ids in the collection's order, so the result is
-deterministic.
+from a collection. Identical components (same class) are one option:
+choosing one of two alike cards is one choice, and two groups with the
+same cards are one split. An option's key is its hashable content (what an
+`Action` carries and prints); the value it stands for is the concrete ids
+bound when the option is applied — the first matching ids in the
+collection's order, so the result is deterministic. The options of a choice
+of several elements follow from the hand's distinct keys and how many of
+each it holds (its shape): the patterns of a shape are worked out once, and
+an option's keys made when it is read (`Keyed`).
 """
 
 from __future__ import annotations
