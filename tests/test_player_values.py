@@ -61,7 +61,8 @@ def test_none_is_no_player_and_allowed(tmp_path):
 def test_the_closures_check_as_the_generated_code_does(tmp_path):
     game = game_with(tmp_path, "players[1] + 2")
     prog = compile_program(game.ir, 3, game.options, generate=False)
-    stmts = [x for b in prog.machine.blocks for x in b.stmts if getattr(x, "seats", None)]
-    assert stmts and all(x.seats(2) == 2 for x in stmts)
+    stmts = [x for b in prog.machine.blocks for x in b.stmts
+             if type(x).__name__ == "SetSlot" and not x.add and x.check is not None]
+    assert stmts and all(x.check(2) == 2 for x in stmts)      # a seat of the 3 players
     with pytest.raises(RuleError):
-        stmts[0].seats(3)
+        stmts[0].check(3)

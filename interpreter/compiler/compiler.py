@@ -397,9 +397,8 @@ class Compiler:
         a, b = family(want), family(value.type)
         if a and b and a != b and not {a, b} <= {"player", "number"}:
             self.ex.type_error(f"sets {describe(want)} to {describe(value.type)}", s)
-        seats = st.seat_check(self.n) if want == PLAYER else None
-        return st.SetSlot(s["at"], self.slot(s["target"], scope), value.fn, False, seats,
-                          self.check(want, value.type) if seats is None else None)
+        return st.SetSlot(s["at"], self.slot(s["target"], scope), value.fn, False,
+                          check=self.check(want, value.type))
 
     def check(self, want: str, given: str):
         """What a `set` of a slot of kind `want` checks its value with, given

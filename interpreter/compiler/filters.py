@@ -24,12 +24,11 @@ def conjuncts(e: dict) -> list:
     return [e]
 
 
-def joined(parts: list, like: dict) -> dict:
-    """``a and b and …`` of the parts, left-associated as the parser builds
-    it, each ``and`` node a copy of `like`."""
+def joined(parts: list) -> dict:
+    """``a and b and …`` of the parts, left-associated as the parser builds it."""
     out = parts[0]
     for part in parts[1:]:
-        out = {**like, "left": out, "right": part}
+        out = {"node": "and", "at": parts[0]["at"], "left": out, "right": part}
     return out
 
 
@@ -38,26 +37,25 @@ def hoisted(params: list) -> list:
     conjunct of their `where`s at the earliest parameter that knows what it
     reads; the IR given is left as it is."""
     names = [p["name"] for p in params]
+    own = [conjuncts(p["choice"]["where"])
+           if p["choice"]["node"] == "choose_one" and p["choice"].get("where") else []
+           for p in params]
     moved: list = [[] for _ in params]     # per parameter: the conjuncts it gains
     kept: list = [[] for _ in params]      # per parameter: its own that stay
-    for k, p in enumerate(params):
-        where = p["choice"].get("where") if p["choice"]["node"] == "choose_one" else None
-        if where is not None:
-            for c in conjuncts(where):
-                target = _earliest(c, k, params, names)
-                (kept[k] if target == k else moved[target]).append(c)
+    for k, parts in enumerate(own):
+        for c in parts:
+            target = _earliest(c, k, params, names)
+            (kept[k] if target == k else moved[target]).append(c)
     if not any(moved):
         return params
     out = []
     for k, p in enumerate(params):
-        where = p["choice"].get("where")
-        if not moved[k] and (where is None or len(kept[k]) == len(conjuncts(where))):
+        if not moved[k] and len(kept[k]) == len(own[k]):
             out.append(p)
             continue
         # its own conditions first: as written, they were tested before the others
         parts = kept[k] + moved[k]
-        joined_where = joined(parts, {"node": "and", "at": parts[0]["at"]}) if parts else None
-        out.append({**p, "choice": {**p["choice"], "where": joined_where}})
+        out.append({**p, "choice": {**p["choice"], "where": joined(parts) if parts else None}})
     return out
 
 

@@ -32,7 +32,7 @@ from .pysource import PyFormulas, _TooDeep, _literal
 # the statements a run may hold whatever their blocks (they hold none)
 _PLAIN = st._PLAIN
 # the statements that run themselves in a run (through the frame's locals)
-_DELEGATED = (st.Move, st.Deal, st.Shuffle, st.Reveal, st.NewRound, st.Rotate, st.Permission)
+_DELEGATED = (st.Shuffle, st.Reveal, st.NewRound, st.Rotate, st.Permission)
 
 
 class RunCompiler:
@@ -119,8 +119,7 @@ class RunCompiler:
     @staticmethod
     def _worth(stmts) -> bool:
         """A run of one statement that runs itself gains nothing."""
-        return len(stmts) > 1 or not isinstance(stmts[0], (st.Requires, *_DELEGATED)) or \
-            type(stmts[0]) in (st.Move, st.Deal)
+        return len(stmts) > 1 or not isinstance(stmts[0], (st.Requires, *_DELEGATED))
 
     def _run_function(self, stmts):
         name = self.mod.fresh("r")
@@ -161,9 +160,9 @@ class RunCompiler:
                       sid)
         elif isinstance(x, st.Announce):
             self.announce(s, x, env, depth)
-        elif type(x) is st.Move:
+        elif isinstance(x, st.Move):
             self.move(s, env, depth, sid)
-        elif type(x) is st.Deal:
+        elif isinstance(x, st.Deal):
             self.deal(s, env, depth, sid)
         elif isinstance(x, _DELEGATED):
             self.emit(depth, f"{self.mod.constant(x)}.run(m, s, {frame or f'(0, 0, {env})'})", sid)
@@ -218,13 +217,12 @@ class RunCompiler:
                          f"{self.mod.constant(st._flatten)}({t}), {self.zone(s['to'], env)})", sid)
 
     def deal(self, s, env, depth, sid) -> None:
-        """'deal K from ZONE to ZONE', as `Deal.run` does it: the top K, the
-        last one first."""
-        k, src = self.mod.fresh("t"), self.mod.fresh("t")
+        """'deal K from ZONE to ZONE', as `Deal.run` does it (`statements.top`)."""
+        k, take = self.mod.fresh("t"), self.mod.fresh("t")
         self.emit(depth, f"{k} = {self.expr(s['count'], env)}", sid)
-        self.emit(depth, f"{src} = s.zones[{self.zone(s['source'], env)}]", sid)
-        self.emit(depth, f"{self.mod.constant(st.move_components)}(m, s, "
-                         f"{src}[max(0, len({src}) - {k}):][::-1] if {k} > 0 else [], "
+        self.emit(depth, f"{take} = {self.mod.constant(st.top)}("
+                         f"s.zones[{self.zone(s['source'], env)}], {k})", sid)
+        self.emit(depth, f"{self.mod.constant(st.move_components)}(m, s, {take}, "
                          f"{self.zone(s['to'], env)})", sid)
 
     def set_slot(self, s, x, env, depth) -> None:
@@ -240,8 +238,8 @@ class RunCompiler:
             return
         code = self.py.code(s["value"], {}, env)
         value = self.copied(s["value"], env, depth, sid, code)      # (Python works it out first)
-        check = x.seats or x.check              # a seat, or a value of the slot's kind
-        if x.check is not None and code.sure is not None and code.sure == self.kind(s["target"]):
+        check = x.check                         # a value of the slot's kind (a seat, a piece …)
+        if check is not None and code.sure is not None and code.sure == self.kind(s["target"]):
             check = None                        # a piece sure to be of the slot's type
         if check is not None:
             value = f"{self.mod.constant(check)}({value})"

@@ -327,10 +327,11 @@ class PyFormulas:
         return Code(wrapped, None, code.strict, code.items, code.sure, code.bound)
 
     def members(self, code: Code, e: dict) -> Code:
-        """The cells a `ray` may walk, as a set where it is worth one: a
-        list fixed at load, or one that a loop reads again and again
-        without its own values (kept in a local, see `shared`). A ray looks
-        up only cells, so the set answers as the list would."""
+        """The argument a builtin only looks values up in (`Builtin.members`:
+        the cells a `ray` may walk), as a set where it is worth one: a list
+        fixed at load, or one that a loop reads again and again without its
+        own values (kept in a local, see `shared`). The builtin looks up
+        only values of its own making, so the set answers as the list would."""
         if code.const is not None and isinstance(code.const[0], list):
             try:
                 return Code(self.mod.constant(frozenset(code.const[0])))
@@ -582,8 +583,9 @@ class PyFormulas:
                         sure=args[0].items)
         if fn == "abs" and len(srcs) == 1:
             return Code(f"abs({srcs[0]})", bound=args[0].bound)
-        if fn == "ray" and len(srcs) == 4 and pure:
-            srcs[3] = self.members(args[3], e["args"][3]).src
+        looked_up = FUNCTIONS[fn].members
+        if looked_up is not None and looked_up < len(srcs) and pure:
+            srcs[looked_up] = self.members(args[looked_up], e["args"][looked_up]).src
         impl = FUNCTIONS[fn].impl
         if FUNCTIONS[fn].typed is not None:        # as the closure calls it
             known = self.ex.typed_calls.get(id(e))

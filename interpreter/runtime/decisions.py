@@ -282,13 +282,10 @@ class Actions(Sequence):
     """A player's legal actions as a read-only list (`game.legal_actions`):
     indexing makes only the action asked for."""
 
-    __slots__ = ("_offer", "_one")
+    __slots__ = ("_offer",)
 
     def __init__(self, offer: Offer):
         self._offer = offer
-        parts = offer.parts
-        # the one part of the offer, when it has one (most decisions)
-        self._one = parts[0] if len(parts) == 1 else None
 
     def __len__(self) -> int:
         return self._offer.size
@@ -297,8 +294,9 @@ class Actions(Sequence):
         offer = self._offer
         n = offer.size
         if type(i) is int and 0 <= i < n:
-            one = self._one
-            if one is not None:
+            parts = offer.parts
+            if len(parts) == 1:             # (most decisions: one part)
+                one = parts[0]
                 return one[i][0] if type(one) is list else one.at(i)
             return offer.at(i)
         if isinstance(i, slice):
@@ -334,7 +332,7 @@ class ActionDef:
     listed without binding any of them."""
 
     __slots__ = ("name", "params", "requires", "body", "limit", "private", "show",
-                 "independent", "at", "requires_at", "requires_first", "_lister")
+                 "independent", "at", "requires_at", "requires_first", "single")
 
     def __init__(self, name, params, requires, body, limit, private, show, independent=False,
                  at=None, requires_at=None, requires_first=False):
@@ -344,63 +342,8 @@ class ActionDef:
         self.at, self.requires_at = at, requires_at     # spans, for explanations
         # the `requires` reads no parameter: checked once, before listing any option
         self.requires_first = requires_first
-        self._lister = None
-
-    def lister(self):
-        """`options` for this action, as a function made for its shape: an
-        action of one parameter, with no `requires`, lists that parameter's
-        keys with none of the questions `options` asks each time."""
-        if self._lister is None:
-            self._lister = self._one_parameter() or self.options
-        return self._lister
-
-    def _one_parameter(self):
-        if len(self.params) != 1 or self.requires is not None:
-            return None
-        spec = self.params[0]
-        name, private, show, key, source = self.name, self.private, self.show, spec.key, spec.source
-        base, times = self.limit if self.limit is not None else (None, None)
-        if spec.kind == "many":
-            count = spec.count
-
-            def listed(s, player, env):
-                if base is not None and s.vars[base + player] >= times:
-                    return []
-                keys = many_keys(source(s, env), key, count(s, env), s.memo)
-                return Product(player, name, [keys], private, show) if keys else []
-            return listed
-        if spec.kind == "groups":
-            groups, size = spec.groups, spec.size
-
-            def listed(s, player, env):
-                if base is not None and s.vars[base + player] >= times:
-                    return []
-                keys = groups_keys(source(s, env), key, groups(s, env), size(s, env), s.memo)
-                return Product(player, name, [keys], private, show) if keys else []
-            return listed
-        kept = spec.kept
-        if spec.kind == "one" and kept is not None:
-            own = getattr(kept, "own_keys", False)
-
-            def listed(s, player, env):
-                if base is not None and s.vars[base + player] >= times:
-                    return []
-                found = kept(s, env)
-                if not found:
-                    return []
-                if own:
-                    return Product(player, name, [found], private, show, found)
-                keys, values = map(list, zip(*found))
-                return Product(player, name, [keys], private, show, values)
-            return listed
-        if spec.kind == "one" and spec.where is None:
-            def listed(s, player, env):
-                if base is not None and s.vars[base + player] >= times:
-                    return []
-                keys = one_keys(source(s, env), key)
-                return Product(player, name, [keys], private, show) if keys else []
-            return listed
-        return None
+        # one parameter and no `requires`: its keys are the options (`_one`)
+        self.single = len(params) == 1 and requires is None
 
     def options(self, s, player, env) -> list:
         """[(Action, binding env or None)] for this action; [] when not allowed.
@@ -411,6 +354,8 @@ class ActionDef:
             base, times = self.limit
             if s.vars[base + player] >= times:
                 return []
+        if self.single:
+            return self._one(s, player, env)
         params = self.params
         name, private, show = self.name, self.private, self.show
         if not params:
@@ -422,9 +367,8 @@ class ActionDef:
             if not requires(s, env):
                 return []
             requires = None
-        if len(params) == 1 and requires is None:      # (most list through `lister`)
-            keys = params[0].keys(s, env)
-            return Product(player, name, [keys], private, show) if keys else []
+        if len(params) == 1 and requires is None:      # (a `requires` checked first)
+            return self._one(s, player, env)
         if self.independent:
             lists = []
             for spec in params:          # a parameter without options: no action at all
@@ -452,6 +396,22 @@ class ActionDef:
         rec(0, env)
         return out
 
+    def _one(self, s, player, env):
+        """The options of one parameter: a product of its keys, with the
+        value each stands for where one loop found them (`one of … where`)."""
+        spec = self.params[0]
+        kept = spec.kept
+        if kept is None:
+            keys = spec.keys(s, env)
+            return Product(player, self.name, [keys], self.private, self.show) if keys else []
+        found = kept(s, env)
+        if not found:
+            return []
+        if getattr(kept, "own_keys", False):
+            return Product(player, self.name, [found], self.private, self.show, found)
+        keys, values = map(list, zip(*found))
+        return Product(player, self.name, [keys], self.private, self.show, values)
+
     def bind(self, s, player, env, args) -> dict:
         env = dict(env)
         env["me"] = player
@@ -469,14 +429,13 @@ class TakeAction(Stmt):
     the engine looks first, so they are not listed twice. With none it is
     no decision and the flow goes on."""
 
-    __slots__ = ("player", "actions", "optional", "if_able", "actions_by_name", "listers")
+    __slots__ = ("player", "actions", "optional", "if_able", "actions_by_name")
     suspends = True
 
     def __init__(self, at, player, actions, optional, if_able=False):
         self.at, self.player, self.actions, self.optional = at, player, actions, optional
         self.if_able = if_able
         self.actions_by_name = {a.name: a for a in actions}
-        self.listers = None         # each action's `lister`, once the actions are compiled
 
     def run(self, m, s, f):
         p = seat(self.player(s, f[2]), s.n, "takes an action")
@@ -500,11 +459,8 @@ class TakeAction(Stmt):
         parts = out.parts
         env = dict(f[2])
         env["me"] = p
-        listers = self.listers
-        if listers is None:
-            listers = self.listers = [a.lister() for a in self.actions]
-        for listed in listers:
-            part = listed(s, p, env)
+        for a in self.actions:
+            part = a.options(s, p, env)
             if part:
                 if type(part) is not Product and type(part) is not list:
                     part = list(part)

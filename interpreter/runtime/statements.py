@@ -408,9 +408,14 @@ class Deal(Stmt):
     def run(self, m, s, f):
         env = f[2]
         k = self.count(s, env)
-        src = s.zones[self.source(s, env)]
-        take = src[max(0, len(src) - k):][::-1] if k > 0 else []
+        take = top(s.zones[self.source(s, env)], k)
         move_components(m, s, take, self.to(s, env))
+
+
+def top(zone: list, k: int) -> list:
+    """What a deal of k takes from a zone: its last k pieces (the top of an
+    ordered zone is last), the topmost first; all of them when it holds fewer."""
+    return zone[max(0, len(zone) - k):][::-1] if k > 0 else []
 
 
 class Shuffle(Stmt):
@@ -537,22 +542,20 @@ def _not_of_kind(v, words: str, lay: Layout) -> RuleError:
 
 
 class SetSlot(Stmt):
-    """'set TARGET = VALUE', or 'add VALUE to TARGET' (`add`). `seats` checks
-    the value of a slot that holds a player, `check` that of another kind
-    (`kind_check`), or for `add` the sum, which the compiler bounds."""
+    """'set TARGET = VALUE', or 'add VALUE to TARGET' (`add`). `check`
+    refuses a value not of the slot's kind (`kind_check`: a seat for a slot
+    that holds a player), or for `add` the sum past the compiler's bound."""
 
-    __slots__ = ("slot", "value", "add", "seats", "check")
+    __slots__ = ("slot", "value", "add", "check")
 
-    def __init__(self, at, slot, value, add, seats=None, check=None):
+    def __init__(self, at, slot, value, add, check=None):
         self.at, self.slot, self.value, self.add = at, slot, value, add
-        self.seats, self.check = seats, check
+        self.check = check
 
     def run(self, m, s, f):
         env = f[2]
         v = self.value(s, env)
-        if self.seats is not None:
-            v = self.seats(v)
-        elif self.check is not None and not self.add:
+        if self.check is not None and not self.add:
             v = self.check(v)
         i = self.slot(s, env)
         if self.add:

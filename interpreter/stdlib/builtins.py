@@ -36,6 +36,9 @@ class Builtin:
     # (the arguments' kinds) -> the implementation for them, where a builtin
     # needs to know (random: the kind names the outcomes of a chance node)
     typed: Callable | None = None
+    # the argument the builtin only looks values up in, if one: generated code
+    # may hand it a set of the same values (compiler/pysource.py, `members`)
+    members: int | None = None
 
     def result_type(self, arg_types: list) -> str:
         return self.returns(arg_types) if callable(self.returns) else self.returns
@@ -192,7 +195,8 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
             "not among them (ordered by x, then y)", _without_context(grid.next_to),
             list_of(CELL)),
     Builtin("ray", 4, 4, "the cells after a cell in steps of (dx, dy), nearest first, for as "
-            "long as each is one of the given cells", _without_context(grid.ray), list_of(CELL)),
+            "long as each is one of the given cells", _without_context(grid.ray), list_of(CELL),
+            members=3),
     Builtin("turned", 2, 2, "a list of per-side values turned r quarter turns clockwise: "
             "side d shows what side d - r showed", _without_context(grid.turned), _same_as_first),
     # shapes (interpreter/stdlib/shapes.py): polyominoes, groups and areas on square grids
