@@ -45,3 +45,41 @@ def test_an_action_of_an_earlier_state_is_refused_where_it_is_not_legal():
         game.apply(later, sow)
     assert caught.value.code == "action/illegal"
     assert game.to_move(later) == (0,)
+
+
+def _cards(game, state, player) -> list:
+    """The lantern cards in a player's hand, by name, as the player sees them."""
+    return sorted(c for z in game.view(state, player)["zones"]
+                  if z["name"] == "cards" and z["owner"] == player for c in z["cards"])
+
+
+def test_an_action_whose_last_parameter_reads_an_earlier_one_binds_when_taken():
+    """Lanterns' `dedicate(type: one of dedication, paid: type.kinds kinds
+    of type.each from cards(me))`: the cards paid are listed as keys for each
+    dedication and worked out only for the option taken, from this listing
+    or another: the cards its text names leave the hand."""
+    game = load_rulebook("lanterns")
+    rng = random.Random(3)
+    seen = 0
+    for seed in range(40):
+        state = game.new_game(4, seed=seed)
+        while seen < 3 and game.outcome(state) is None:
+            player = game.to_move(state)[0]
+            actions = game.legal_actions(state, player)
+            dedications = [a for a in actions if a.name == "dedicate"]
+            if not dedications:
+                state = game.apply(state, actions[rng.randrange(len(actions))])
+                continue
+            action = dedications[rng.randrange(len(dedications))]
+            again = game.state_from_json(game.state_to_json(state))     # no listing of its own
+            here = game.apply(state, action)
+            assert game.apply(again, action) == here
+            left = _cards(game, state, player)
+            for card in str(action).split(", ")[1].split():    # 'dedicate kind, red red red red'
+                left.remove(card)
+            assert _cards(game, here, player) == left
+            seen += 1
+            state = here
+        if seen >= 3:
+            break
+    assert seen >= 3

@@ -201,6 +201,12 @@ class Product:
             return False
 
 
+class Parts(list):
+    """Several parts of one action's options, in order (`ActionDef._last_free`)."""
+
+    __slots__ = ()
+
+
 class Offer:
     """One player's options at a decision: the actions in a fixed order and
     what each binds (None: worked out from the action's keys when applied).
@@ -377,15 +383,45 @@ class ActionDef:
                     return []
                 lists.append(keys)
             return Product(player, name, lists, private, show)
+        if requires is None:
+            return self._last_free(s, player, env)
         out = []
         keys: list = []
 
         def rec(i, env):
             if i == len(params):
-                if requires is None or requires(s, env):
+                if requires(s, env):
                     out.append((Action(player, name, tuple(keys), private, show), env))
                 return
             spec = params[i]
+            for k, v in spec.pairs(s, env):
+                inner = dict(env)
+                inner[spec.name] = v
+                keys.append(k)
+                rec(i + 1, inner)
+                keys.pop()
+
+        rec(0, env)
+        return out
+
+    def _last_free(self, s, player, env) -> "Parts":
+        """The options of parameters that read earlier ones, with no
+        `requires`: for every choice of the others, a `Product` of the last
+        one's keys. Nothing reads the last value while listing, so it is
+        worked out only for the option taken (`bind`)."""
+        params = self.params
+        last = len(params) - 1
+        name, private, show = self.name, self.private, self.show
+        out = Parts()
+        keys: list = []
+
+        def rec(i, env):
+            spec = params[i]
+            if i == last:
+                found = spec.keys(s, env)
+                if found:
+                    out.append(Product(player, name, [[k] for k in keys] + [found], private, show))
+                return
             for k, v in spec.pairs(s, env):
                 inner = dict(env)
                 inner[spec.name] = v
@@ -462,6 +498,10 @@ class TakeAction(Stmt):
         for a in self.actions:
             part = a.options(s, p, env)
             if part:
+                if type(part) is Parts:
+                    parts.extend(part)
+                    out.size += sum(map(len, part))
+                    continue
                 if type(part) is not Product and type(part) is not list:
                     part = list(part)
                 parts.append(part)
