@@ -108,15 +108,18 @@ class Action:
     Frozen and hashable; ``str(action)`` is the text the REPL prints and
     accepts. ``text_for(viewer)`` hides a private action's arguments."""
 
-    __slots__ = ("player", "name", "args", "private", "_show", "_text", "_hash", "_src")
+    __slots__ = ("player", "name", "args", "private", "_show", "_text", "_hash", "_src", "_at")
 
-    def __init__(self, player, name, args, private=False, show=None, src=None):
+    def __init__(self, player, name, args, private=False, show=None, src=None, at=None):
         self.player, self.name, self.args = player, name, args
         self.private, self._show, self._text = private, show, None
         self._hash = None
         # the `Product` that listed it, if one did: an offer that holds that
-        # product knows the action legal without looking at its keys
+        # product knows the action legal without looking at its keys; and,
+        # in a product of one parameter, its place there (what it binds is
+        # read at that place, not looked for)
         self._src = src
+        self._at = at
 
     def __str__(self) -> str:
         if self._text is None:
@@ -164,9 +167,10 @@ class Product:
         # (bound when applied without looking for it again), or None
         self.values = values
 
-    def value(self, key):
-        """The value a key of a one-parameter product stands for."""
-        return self.values[self.lists[0].index(key)]
+    def value(self, action):
+        """The value a one-parameter action of this product stands for."""
+        at = action._at
+        return self.values[self.lists[0].index(action.args[0]) if at is None else at]
 
     def __len__(self) -> int:
         return self.size
@@ -174,7 +178,7 @@ class Product:
     def at(self, i: int) -> "Action":
         lists = self.lists
         if len(lists) == 1:
-            return Action(self.player, self.name, (lists[0][i],), self.private, self.show, self)
+            return Action(self.player, self.name, (lists[0][i],), self.private, self.show, self, i)
         keys = []
         for options in reversed(lists):
             i, k = divmod(i, len(options))
@@ -185,7 +189,8 @@ class Product:
     def __iter__(self):
         player, name, private, show = self.player, self.name, self.private, self.show
         if len(self.lists) == 1:
-            return (Action(player, name, (k,), private, show, self) for k in self.lists[0])
+            return (Action(player, name, (k,), private, show, self, i)
+                    for i, k in enumerate(self.lists[0]))
         return (Action(player, name, ks, private, show, self)
                 for ks in itertools.product(*self.lists))
 
@@ -531,7 +536,7 @@ class TakeAction(Stmt):
             return
         a = self.actions_by_name[action.name]
         if type(binding) is Product and binding.values is not None:
-            value = binding.value(action.args[0])       # (the product this offer listed)
+            value = binding.value(action)       # (the product this offer listed)
             binding = dict(f[2])
             binding["me"] = action.player
             binding[a.params[0].name] = value
