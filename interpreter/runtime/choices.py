@@ -50,7 +50,13 @@ def _order(k):
 
 def one_keys(values: list, key) -> list:
     """The distinct keys of the elements, first occurrence first."""
-    return list(dict.fromkeys(map(_fast(key, values), values)))
+    return list(dict.fromkeys(_keys(key, values)))
+
+
+def _keys(key, values):
+    """The key of each element, in order: the values themselves where they
+    are their own keys."""
+    return values if key is same else map(_fast(key, values), values)
 
 
 def _fast(key, values):
@@ -206,7 +212,7 @@ def _shape(values, key, memo: dict | None = None):
 
 def _count(values, key):
     counts: dict = {}
-    for k in map(_fast(key, values), values):
+    for k in _keys(key, values):
         counts[k] = counts.get(k, 0) + 1
     # keys of one choice share a type; whole numbers (pieces' keys) sort as they are
     keys = sorted(counts) if counts and type(next(iter(counts))) is int else \

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from ..stdlib import grid
 from .choices import (groups_keys, kinds_keys, many_keys, one_keys, pick_groups, pick_many,
-                      pick_one)
+                      pick_one, same)
 from ..errors import RuleError, RuleStuck
 from .layout import Layout
 from ..stdlib.types import CELL, PLAYER, elem, is_comp
@@ -78,10 +78,13 @@ class ChoiceSpec:
                 return [(v, v) for v in self.kept(s, env)]
             return self.kept(s, env)
         values = self.source(s, env)
-        first: dict = {}
         key = self.key
-        for v in values:
-            first.setdefault(key(v), v)
+        if key is same:
+            first = {v: v for v in dict.fromkeys(values)}     # (the first of equal values)
+        else:
+            first = {}
+            for v in values:
+                first.setdefault(key(v), v)
         if self.where is None:
             return list(first.items())
         inner = dict(env)
