@@ -22,6 +22,7 @@ from ..stdlib.types import ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, elem, 
 from .filters import hoisted
 from .optimise import draws, names_read
 from .pyblocks import RunCompiler
+from .pyflow import FlowCompiler
 from .pysource import Module, PyFormulas
 
 
@@ -177,6 +178,8 @@ class Compiler:
                 defaults.append((slot.base + k, value))
         if self.generate:
             RunCompiler(self.m, self.py, self.ir_of, self.sure_of).compile_all()
+            self.m.prepare()            # (which 'if' and 'for each' run their blocks at once)
+            FlowCompiler(self.m, self.py.mod).compile_all()
         return Program(self.n, lay, self.m, self.actions, score, tie, winners, defaults, self.ex,
                        parts, steps, self.py.mod, scoring.get("lowest_wins", False))
 

@@ -67,6 +67,9 @@ class Machine:
         self.lines: dict = {}
         # block id -> its compiled runs that do not draw (see `chance_runs`)
         self._chance_runs: list | None = None
+        # block id -> the function that goes on with a frame of the block
+        # (compiler/pyflow.py), or None: stepped through one statement at a time
+        self.flows: list | None = None
         # zone instance -> the id range of the component type it holds
         self.zone_range = []
         for slot, _ in lay.zone_list:
@@ -183,6 +186,25 @@ class Machine:
         if s.chance is not None:
             self.run_chance(s)
             return
+        flows = self.flows
+        if flows is not None and self.coverage is None:
+            # each block's own function (compiler/pyflow.py) goes on with its
+            # frame; the machine goes on with whichever frame is then on top
+            frames = s.frames
+            self.steps = steps = 0
+            try:
+                while frames:
+                    f = frames[-1]
+                    if flows[f[0]](self, s, f):
+                        return
+                    steps += 1
+                    if steps > MAX_STEPS:
+                        raise self._looping(self.blocks[f[0]].stmts[-1] if self.blocks[f[0]].stmts
+                                            else self.stmts[-1])
+            except _FAILURES as e:
+                raise self._failure(e, None) from None
+            self.end_game(s)
+            return
         frames, blocks = s.frames, self.blocks
         steps = self.steps = 0
         stmt = None
@@ -216,6 +238,39 @@ class Machine:
         except _FAILURES as e:
             raise self._failure(e, stmt) from None
         self.end_game(s)
+
+    def step(self, s, f) -> bool:
+        """Goes on with frame `f` one statement at a time (its compiled runs
+        at once) until a decision stops the game there (True) or another
+        frame is on top (False): a block whose function could not be
+        written, or a frame that stands inside a run (see compiler/pyflow.py)."""
+        frames = s.frames
+        block = self.blocks[f[0]]
+        stmts, fast = block.stmts, block.fast
+        stmt = None
+        try:
+            while True:
+                pc = f[1]
+                if pc >= len(stmts):
+                    block.end(self, s, f)
+                else:
+                    stmt = stmts[pc]
+                    run = fast[pc] if fast is not None else None
+                    if run is not None:
+                        f[1] = run[1]
+                        run[0](self, s, f)
+                    else:
+                        f[1] = pc + 1
+                        if stmt.run(self, s, f):
+                            f[1] = pc
+                            return True
+                self.steps += 1
+                if self.steps > MAX_STEPS:
+                    raise self._looping(stmt if stmt is not None else self.stmts[-1])
+                if not frames or frames[-1] is not f:
+                    return False
+        except _FAILURES as e:
+            raise self._failure(e, stmt) from None
 
     def _looping(self, stmt) -> RuleLoop:
         """The error of a step that ran more than MAX_STEPS statements."""
@@ -337,6 +392,11 @@ class Machine:
 
 def end_pop(m, s, f):
     s.frames.pop()
+
+
+def step_frame(m, s, f) -> bool:
+    """`Machine.step`, as a block's resuming function (compiler/pyflow.py)."""
+    return m.step(s, f)
 
 
 def end_setup(m, s, f):
@@ -724,6 +784,7 @@ def make_end_repeat_until(cond):
             s.frames.pop()
         else:
             f[1] = 0
+    end.cond = cond         # (written out by compiler/pyflow.py)
     return end
 
 
@@ -778,10 +839,7 @@ class Turn(Stmt):
     def run(self, m, s, f):
         p = self.player(s, f[2])
         if type(p) is not int or not 0 <= p < s.n:
-            raise RuleError(f"the player whose turn it is is {'none' if p is None else repr(p)}, "
-                            f"not a player of this game (P0 to P{s.n - 1})",
-                            hint="a formula for a player can give none (a tie of majority, an "
-                                 "unset variable) or a number past the last seat")
+            no_turn(p, s.n)
         lay = m.lay
         previous = s.vars[lay.slot_current]
         s.vars[lay.slot_current] = p
@@ -789,6 +847,14 @@ class Turn(Stmt):
         for base, count in self.resets:
             s.vars[base:base + count] = [0] * count
         s.frames.append([self.body, 0, dict(f[2]), previous])
+
+
+def no_turn(p, n: int):
+    """Raises the error of a turn for a player who is no seat."""
+    raise RuleError(f"the player whose turn it is is {'none' if p is None else repr(p)}, "
+                    f"not a player of this game (P0 to P{n - 1})",
+                    hint="a formula for a player can give none (a tie of majority, an "
+                         "unset variable) or a number past the last seat")
 
 
 class Rotate(Stmt):
