@@ -23,6 +23,7 @@ from .filters import hoisted
 from .optimise import draws, names_read
 from .pyblocks import RunCompiler
 from .pyflow import FlowCompiler
+from .pyoptions import OptionsCompiler
 from .pysource import Module, PyFormulas
 
 
@@ -180,6 +181,7 @@ class Compiler:
             RunCompiler(self.m, self.py, self.ir_of, self.sure_of).compile_all()
             self.m.prepare()            # (which 'if' and 'for each' run their blocks at once)
             FlowCompiler(self.m, self.py.mod).compile_all()
+            OptionsCompiler(self.m, self.py.mod).compile_all()
         return Program(self.n, lay, self.m, self.actions, score, tie, winners, defaults, self.ex,
                        parts, steps, self.py.mod, scoring.get("lowest_wins", False))
 

@@ -231,6 +231,13 @@ class Offer:
         if pairs:
             self.extend(pairs)
 
+    @classmethod
+    def made(cls, parts: list, size: int) -> "Offer":
+        """An offer of the given parts, which hold `size` options."""
+        out = cls()
+        out.parts, out.size = parts, size
+        return out
+
     def extend(self, pairs) -> None:
         if type(pairs) is not Product and type(pairs) is not list:
             pairs = list(pairs)
@@ -473,13 +480,16 @@ class TakeAction(Stmt):
     the engine looks first, so they are not listed twice. With none it is
     no decision and the flow goes on."""
 
-    __slots__ = ("player", "actions", "optional", "if_able", "actions_by_name")
+    __slots__ = ("player", "actions", "optional", "if_able", "actions_by_name", "lister")
     suspends = True
 
     def __init__(self, at, player, actions, optional, if_able=False):
         self.at, self.player, self.actions, self.optional = at, player, actions, optional
         self.if_able = if_able
         self.actions_by_name = {a.name: a for a in actions}
+        # (state, locals with `me`, player) -> the Offer, compiled
+        # (compiler/pyoptions.py), or None: listed action by action
+        self.lister = None
 
     def run(self, m, s, f):
         p = seat(self.player(s, f[2]), s.n, "takes an action")
@@ -499,21 +509,15 @@ class TakeAction(Stmt):
         return True
 
     def _offer(self, s, f, p) -> Offer:
-        out = Offer()
-        parts = out.parts
         env = dict(f[2])
         env["me"] = p
+        if self.lister is not None:
+            return self.lister(s, env, p)
+        out = Offer()
         for a in self.actions:
             part = a.options(s, p, env)
             if part:
-                if type(part) is Parts:
-                    parts.extend(part)
-                    out.size += sum(map(len, part))
-                    continue
-                if type(part) is not Product and type(part) is not list:
-                    part = list(part)
-                parts.append(part)
-                out.size += len(part)
+                out.size += added(out.parts, part)
         if self.optional:
             out.append((Action(p, PASS, ()), PASS))
         return out
@@ -550,6 +554,18 @@ class TakeAction(Stmt):
         if a.limit is not None:
             s.vars[a.limit[0] + action.player] += 1
         s.frames.append([a.body, 0, binding, None])
+
+
+def added(parts: list, part) -> int:
+    """Adds the options one action listed (`ActionDef.options`) to an
+    offer's parts; how many they are."""
+    if type(part) is Parts:
+        parts.extend(part)
+        return sum(map(len, part))
+    if type(part) is not Product and type(part) is not list:
+        part = list(part)
+    parts.append(part)
+    return len(part)
 
 
 def _decision_actions(memo: dict, player, spec, keys, private):

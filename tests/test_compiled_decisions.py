@@ -1,8 +1,10 @@
 """Each block of the flow runs as a generated function that resumes a frame
-where it stands (compiler/pyflow.py). Stepping through the same blocks one
-statement at a time (`Machine.step`, what a game measuring coverage does)
-must give the same states, decision by decision: the same frames, the same
-board, the same events, the same players to move."""
+where it stands (compiler/pyflow.py), and each 'takes an action' lists its
+options through a generated function (compiler/pyoptions.py). Stepping
+through the same blocks one statement at a time (`Machine.step`, what a
+game measuring coverage does) and listing action by action must give the
+same states and options, decision by decision: the same frames, board,
+events, players to move and legal actions, in the same order."""
 
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ import random
 import pytest
 
 from interpreter import load_rulebook
-from interpreter.compiler import pyflow
 from interpreter.runtime import statements as st
+from interpreter.runtime.decisions import TakeAction
 
 GAMES = [("hanamikoji", 2), ("festival-of-lights", 3), ("lanterns", 2), ("samurai", 3),
          ("paris", 2), ("othello", 2), ("kalah", 2), ("hearts", 4), ("kuhn-poker", 2),
@@ -20,10 +22,14 @@ GAMES = [("hanamikoji", 2), ("festival-of-lights", 3), ("lanterns", 2), ("samura
 
 
 def stepped(stem: str, players: int):
-    """The game with every block stepped through one statement at a time."""
+    """The game with every block stepped through one statement at a time,
+    and every decision's options listed action by action."""
     game = load_rulebook(stem)
     m = game.program(players).machine
     m.flows = [st.step_frame] * len(m.blocks)
+    for x in m.stmts:
+        if type(x) is TakeAction:
+            x.lister = None
     return game
 
 
@@ -39,15 +45,18 @@ def test_the_flow_resumes_as_the_statements_step(stem, players):
             if game.outcome(a) is not None:
                 break
             player = game.to_move(a)[0]
-            i = rng.randrange(len(game.legal_actions(a, player)))
-            a = game.apply(a, game.legal_actions(a, player)[i])
+            listed = game.legal_actions(a, player)
+            assert list(map(str, listed)) == list(map(str, other.legal_actions(b, player)))
+            i = rng.randrange(len(listed))
+            a = game.apply(a, listed[i])
             b = other.apply(b, other.legal_actions(b, player)[i])
 
 
-def test_every_block_of_a_shipped_game_has_a_function_of_its_own():
+def test_every_block_and_every_action_list_of_a_shipped_game_is_compiled():
     for stem, players in GAMES:
         m = load_rulebook(stem).program(players).machine
         assert all(flow is not st.step_frame for b, flow in zip(m.blocks, m.flows) if b.stmts)
+        assert all(x.lister is not None for x in m.stmts if type(x) is TakeAction)
 
 
 def test_a_frame_inside_a_run_goes_on_as_the_statements_step():
