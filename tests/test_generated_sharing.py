@@ -86,3 +86,26 @@ def test_a_ray_in_a_loop_walks_a_set_made_once():
     assert made, "no set of cells"
     loops = [chunk for chunk in text.split("\n\n") if f":= {made[0]}(" in chunk]
     assert loops and all(" = k" in c and c.index(" = k") < c.index("for ") for c in loops), loops
+
+
+def test_the_cells_a_ray_walks_are_one_set_while_options_are_listed():
+    """`ray` looks its cells up in a set (`Builtin.members`). While a
+    state's options are listed it holds still, so the set of one list is
+    made once for every cell and direction tried (Othello's 64 cells by 8
+    directions); at any other time each call makes its own."""
+    from interpreter.compiler.pysource import _members
+
+    class Still:
+        memo = None
+
+    s = Still()
+    cells = [1, 2, 3]
+    assert _members(s, cells) == frozenset(cells)
+    assert _members(s, cells) is not _members(s, cells)
+    s.memo = {}
+    once = _members(s, cells)
+    assert once == frozenset(cells) and _members(s, cells) is once
+    other = [1, 2, 3]
+    assert _members(s, other) is not once           # another list: a set of its own
+    assert _members(s, [[1], [2]]) == [[1], [2]]    # values no set can hold: as they are
+

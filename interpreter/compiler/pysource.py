@@ -340,7 +340,7 @@ class PyFormulas:
                 return code
         if self._once is None or not self._in_loop or draws(e):
             return code
-        return self.shared(Code(f"{self.mod.constant(_members)}({code.src})"), e)
+        return self.shared(Code(f"{self.mod.constant(_members)}(s, {code.src})"), e)
 
     @contextlib.contextmanager
     def _looping(self):
@@ -855,13 +855,26 @@ _SIMPLE = re.compile(r"^([a-z]\d*|\d+|\(-\d+\)|True|False|None|'[a-zA-Z_0-9]*'|"
                      r"env\d*\['[a-zA-Z_0-9]+'\]|e\d+\['[a-zA-Z_0-9]+'\]|s\.vars\[\d+\])$")
 
 
-def _members(values):
+def _members(s, values):
     """A collection as a set for membership tests, or as it is where its
-    values cannot be in one."""
+    values cannot be in one. While options are listed (the state holds
+    still: `s.memo`), the set of one list is made once; the memo keeps the
+    list, so its id names no other while the set is kept."""
+    memo = s.memo
+    if memo is not None:
+        found = memo.get((_MEMBERS, id(values)))
+        if found is not None and found[0] is values:
+            return found[1]
     try:
-        return frozenset(values)
+        out = frozenset(values)
     except TypeError:
-        return values
+        out = values
+    if memo is not None:
+        memo[(_MEMBERS, id(values))] = (values, out)
+    return out
+
+
+_MEMBERS = object()     # the memo's key of `_members` sets (no define's key is one)
 
 
 def _wrapper(t: str, src: str, unset: str) -> str:
