@@ -564,3 +564,27 @@ def test_mirroring_is_yes_or_no(formula):
     with pytest.raises(RuleError) as info:
         evaluate(formula, BOARD)
     assert info.value.code == "rule/runtime" and "yes or no" in str(info.value)
+
+
+
+def _outcome(run):
+    try:
+        return run()
+    except Exception as e:          # noqa: BLE001 - the kind of refusal is what is compared
+        return type(e)
+
+
+@pytest.mark.parametrize("x, y", [(0, 0), (3, -2), (-32767, 32767), (32768, 0), (0, -32768),
+                                  (True, 1), (1, None), (None, 1), ("a", 2), (2, [1])])
+def test_cell_written_out_agrees_with_the_builtin(x, y):
+    """The generated code works out `cell` as arithmetic on whole numbers
+    within the plane and hands anything else to the builtin: the same cell,
+    or the same refusal; `x_of` and `y_of` of the cell give x and y back."""
+    from interpreter.compiler.pysource import Module, PyFormulas
+    py = object.__new__(PyFormulas)         # (only what `_cell` reads)
+    py.mod, py._temps = Module(), {}
+    text = py._cell([repr(x), repr(y)]).src
+    written = _outcome(lambda: eval(text, py.mod.namespace))   # noqa: S307 - the generator's own text
+    assert written == _outcome(lambda: grid.cell(x, y))
+    if type(written) is int:
+        assert (written // grid.BASE - grid.OFFSET, written % grid.BASE - grid.OFFSET) == (x, y)

@@ -58,6 +58,7 @@ from . import ranges
 from ..language import flow
 from ..language.limits import MAX_NUMBER, MAX_RANGE
 from ..runtime.choices import same
+from ..stdlib import grid
 from ..stdlib.builtins import FUNCTIONS
 from .aggregates import PAIRED as _PAIRED
 from .compiled import _NO_VALUE
@@ -190,6 +191,7 @@ class PyFormulas:
         self.define_kinds: dict = {}
         self.items: dict = {}               # id of a top-level formula -> its Code's items
         self._bounds: dict = {}             # attribute -> its column's bound (column_bound)
+        self._temps: dict = {}              # an inlined builtin's call -> its temporaries
         # (node, locals, how sure each is, env or not) -> its function's name, the kind of its items
         self._aggregates: dict = {}
         self._pure: dict = {}
@@ -582,6 +584,11 @@ class PyFormulas:
             t = self.mod.fresh("t")
             return Code(f"({t}[{0 if fn == 'first' else -1}] if ({t} := {srcs[0]}) else None)",
                         sure=args[0].items)
+        if fn in ("x_of", "y_of") and len(srcs) == 1:     # a cell's coordinates, as grid.py
+            op = "//" if fn == "x_of" else "%"
+            return Code(f"(({srcs[0]}) {op} {grid.BASE} - {grid.OFFSET})")
+        if fn == "cell" and len(srcs) == 2:
+            return self.shared(self._cell(srcs), e)
         if fn == "abs" and len(srcs) == 1:
             return Code(f"abs({srcs[0]})", bound=args[0].bound)
         looked_up = FUNCTIONS[fn].members
@@ -595,6 +602,20 @@ class PyFormulas:
         if plain is not None:
             return self.shared(Code(f"{self.mod.constant(plain)}({', '.join(srcs)})"), e)
         return self.shared(Code(f"{self.mod.constant(impl)}(s{''.join(', ' + a for a in srcs)})"), e)
+
+    def _cell(self, srcs: list) -> Code:
+        """`cell(x, y)` as arithmetic where x and y are whole numbers on the
+        plane; anything else goes to the builtin, which says what is wrong."""
+        names = self._temps.get(("cell", *srcs))        # the same call, the same text
+        if names is None:
+            names = self._temps[("cell", *srcs)] = (self.mod.fresh("t"), self.mod.fresh("t"))
+        x, y = names
+        whole, limit = self.mod.constant(int), grid.LIMIT
+        return Code(f"((({x} + {grid.OFFSET}) * {grid.BASE} + {y} + {grid.OFFSET}) "
+                    f"if (({x} := {srcs[0]}), ({y} := {srcs[1]})) and {x}.__class__ is {whole} "
+                    f"and {y}.__class__ is {whole} and -{limit} <= {x} <= {limit} "
+                    f"and -{limit} <= {y} <= {limit} "
+                    f"else {self.mod.constant(grid.cell)}({x}, {y}))")
 
     def index(self, decl, args: list) -> str:
         """The slot of a zone's or variable's instance `of each player/TYPE`
