@@ -63,3 +63,40 @@ def test_a_guarded_read_stays_on_the_grid(tmp_path):
     game = game_with(tmp_path, guarded)
     state = game.new_game(players=2, seed=1)
     assert game.outcome(state).scores == (0, 0)
+
+
+LOOP = """\
+game "Edge"
+players 2
+grid board: 3 by 3
+variable cover of each board: number = 0
+variable total: number = 0
+setup
+  set cover(cell(1, 1)) = 1
+  set total = count(c in {cells} where cover(c) == 1)
+phase play
+  end game
+scoring
+  score = total
+"""
+
+
+@pytest.mark.parametrize("generate", [True, False], ids=["generated", "closures"])
+def test_a_loop_over_a_fixed_list_reads_each_slot_as_its_element_would(tmp_path, monkeypatch,
+                                                                         generate):
+    """A loop over a list fixed at load has the slots it reads worked out
+    once (compiler/pysource.py, `_looked_up`): the same count. A list with
+    a cell off the grid keeps its reads, and the read of that cell is the
+    error, at the read."""
+    from interpreter.game import engine
+    monkeypatch.setattr(engine, "compile_program", partial(compile_program, generate=generate))
+    on = game_with(tmp_path, LOOP.format(cells="[cell(0, 0), cell(1, 1), cell(2, 1)]"))
+    state = on.new_game(players=2, seed=1)
+    assert on.scores(state) == (1, 1)
+    if generate:
+        assert "with what the loop reads" in on.program(2).python.text()
+    off = game_with(tmp_path, LOOP.format(cells="[cell(1, 1), cell(5, 1)]"))
+    with pytest.raises(RuleError) as err:
+        off.new_game(players=2, seed=1)
+    assert "(5,1) is not a cell of grid 'board'" in err.value.message
+    assert (err.value.span.line, err.value.span.column) == (8, 57)     # cover(c)

@@ -53,7 +53,8 @@ import contextlib
 import itertools
 import re
 
-from ..errors import span_at
+from ..errors import RuleError, span_at
+from ..runtime.layout import Slots
 from . import ranges
 from ..language import flow
 from ..language.limits import MAX_NUMBER, MAX_RANGE
@@ -254,11 +255,11 @@ class PyFormulas:
                         values = self.mod.constant(list(dict.fromkeys(listed.const[0])))
                     except TypeError:
                         pass
-                self._add(self._finished(once, [f"def {fname}(s, env):",
-                                                "    out = []",
-                                                f"    for {var} in {values}:",
-                                                f"        if {test}:",
-                                                f"            out.append({var})",
+                body = [f"    for {var} in {values}:", f"        if {test}:",
+                        f"            out.append({var})"]
+                if values.startswith("k"):
+                    body = self._looked_up(body, var, values)
+                self._add(self._finished(once, [f"def {fname}(s, env):", "    out = []", *body,
                                                 "    return out"]), _where("the options", where))
                 listed = self.mod.namespace[fname]
                 listed.own_keys = True      # the values alone: each is its own key
@@ -383,8 +384,11 @@ class PyFormulas:
         return self.const(self.lay.instances[e["value"]])
 
     def x_list(self, e, ctx, env):
-        items = [self.code(x, ctx, env).src for x in e["items"]]
-        return Code("[" + ", ".join(items) + "]")
+        codes = [self.code(x, ctx, env) for x in e["items"]]
+        if codes and all(c.const is not None and (c.const[0] is None or type(c.const[0]) in
+                                                  (int, str, bool)) for c in codes):
+            return self.const([c.const[0] for c in codes])   # (as a range of fixed ends)
+        return Code("[" + ", ".join(c.src for c in codes) + "]")
 
     def x_range(self, e, ctx, env):
         """`A to B`: the function of `ranges`, the same the closure calls;
@@ -588,6 +592,12 @@ class PyFormulas:
             op = "//" if fn == "x_of" else "%"
             return Code(f"(({srcs[0]}) {op} {grid.BASE} - {grid.OFFSET})")
         if fn == "cell" and len(srcs) == 2:
+            if all(a.const is not None and type(a.const[0]) is int for a in args):
+                try:            # a cell of fixed coordinates: a number known now
+                    at = grid.cell(args[0].const[0], args[1].const[0])
+                    return Code(_literal(at), (at,))
+                except RuleError:
+                    pass        # (refused where it is worked out, as written)
             return self.shared(self._cell(srcs), e)
         if fn == "abs" and len(srcs) == 1:
             return Code(f"abs({srcs[0]})", bound=args[0].bound)
@@ -820,10 +830,51 @@ class PyFormulas:
                  f"    {self.budget}.left -= n * {weight}",
                  f"    if {self.budget}.left < 0:",
                  f"        {self.budget}.exhausted()"]
-        lines += ["    " + line for line in self._loop(fn, var, where, value, by,
-                                                      self.refusal(e) if fn == "sum" else None)]
-        self._add(self._finished(once, lines), _where(f"{fn}(…)", e))
+        loop = ["    " + line for line in self._loop(fn, var, where, value, by,
+                                                     self.refusal(e) if fn == "sum" else None)]
+        if code.const is not None and isinstance(code.const[0], list):
+            loop = self._looked_up(loop, var, "xs", source)
+        self._add(self._finished(once, lines + loop), _where(f"{fn}(…)", e))
         return name, code.items
+
+    def _looked_up(self, lines: list, var: str, listed: str, constant: str | None = None) -> list:
+        """A loop over a list fixed at load (`constant`, the name of the
+        list `listed` holds), whose body reads tables of the layout by its
+        element (`kN[var]`: the slot of a piece's attribute, of a cell's
+        variable, a column of a table): each such read is worked out for
+        every element once, at load, and the loop walks the element with
+        what it reads. Where a read fails for some element (one the table
+        refuses) the loop is left as it is: the refusal is the table's, when
+        the element is read."""
+        items = self.mod.namespace.get(constant or listed)
+        if not isinstance(items, list):
+            return lines
+        head = f"for {var} in {listed}:"
+        body = "\n".join(lines)
+        tables = list(dict.fromkeys(re.findall(rf"\b(k\d+)\[{var}\]", body)))
+        kept, columns = [], []
+        for name in tables:
+            table = self.mod.namespace.get(name)
+            if not isinstance(table, (Slots, grid.Positions, list)):
+                continue            # (a define's remembered values change as it runs)
+            try:
+                columns.append([table[x] for x in items])
+            except (KeyError, IndexError, TypeError, RuleError):
+                continue
+            kept.append(name)
+        if not kept or not any(line.strip() == head for line in lines):
+            return lines
+        temps = [self.mod.fresh("t") for _ in kept]
+        rows = self.mod.constant([(x, *row) for x, *row in zip(items, *columns)],
+                                 f"the elements of {constant or listed} with what the loop reads")
+        out = []
+        for line in lines:
+            if line.strip() == head:
+                line = line.replace(head, f"for {var}, {', '.join(temps)} in {rows}:")
+            for name, temp in zip(kept, temps):
+                line = re.sub(rf"\b{name}\[{var}\]", temp, line)
+            out.append(line)
+        return out
 
     def _loop(self, fn, var, where, value, by, refusal=None) -> list:
         """The body of an aggregate's function; a sum is refused past the

@@ -130,20 +130,20 @@ class Bounded:
     def __init__(self, name: str, width: int, height: int):
         self.name, self.width, self.height = name, width, height
         self.cells = [cell(x, y) for x in range(width) for y in range(height)]
-        # cell -> its position; a cell off the grid is a rule error (`_Positions`)
-        self.positions = _Positions(self)
+        # cell -> its position; a cell off the grid is a rule error (`Positions`)
+        self.positions = Positions(self)
 
     def position(self, c) -> int:
         return self.positions[c]
 
-    def positions_at(self, span) -> "_Positions":
+    def positions_at(self, span) -> "Positions":
         """The positions for one read or `set` of the rulebook, at `span`: a
         cell off the grid is a rule error there (in a define, at the define's
         read, not at the statement that called it), with a hint to guard it."""
-        return _Positions(self, span)
+        return Positions(self, span)
 
 
-class _Positions(dict):
+class Positions(dict):
     """cell -> position in a grid's list; looking up a cell off the grid
     raises the rule error that says so (a plain dict lookup otherwise)."""
 
