@@ -503,8 +503,8 @@ def cmd_show(args) -> int:
     if args.python:
         players = player_count(game, args)
         check_player_count(game, players)
-        echo(f"# {game.name}, {players} players: the Python its formulas and runs of "
-             f"statements are compiled to")
+        echo(f"# {game.name}, {players} players: the Python its formulas, flow and option "
+             f"listings are compiled to")
         echo(game.program(players).python.text())
         return 0
     echo(f"{game.name}: {game.min_players}-{game.max_players} players")
