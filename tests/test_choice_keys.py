@@ -56,3 +56,19 @@ def test_keyed_options_read_as_their_list():
 
 def test_three_of_five_different_cards():
     assert many_keys([5, 1, 3], same, 2) == [(1, 3), (1, 5), (3, 5)]
+
+
+def test_pieces_no_two_alike_are_their_own_keys():
+    """A type whose pieces are all different (Hearts' cards, Kalah's pits)
+    keys its choices by the pieces themselves, with no table between; a
+    type with alike pieces (Hanamikoji's cards of one geisha) keys them by
+    class, so two alike cards are one option."""
+    from interpreter import load_rulebook
+    from interpreter.runtime.choices import key_function, same
+    hearts = load_rulebook("hearts").program(4).lay
+    assert key_function("comp:card", hearts) is same
+    hanamikoji = load_rulebook("hanamikoji").program(2).lay
+    key = key_function("comp:item", hanamikoji)
+    first, count = hanamikoji.types["item"]
+    assert key is not same
+    assert len({key(c) for c in range(first, first + count)}) < count

@@ -88,7 +88,7 @@ BUILTINS = {"len", "list", "sum", "min", "max", "bool", "abs", "dict", "range", 
             "TypeError", "KeyError", "True", "False", "None"}
 ATTRIBUTES = {"vars", "zones", "round", "turn", "memo", "get", "left", "exhausted", "run",
               "quiet", "steps", "count_steps", "append", "events", "items", "frames", "pop",
-              "pending", "__class__", "keys", "options"}
+              "pending", "__class__", "keys", "options", "fromkeys"}
 
 
 def hostile_game(tmp_path, options=None):

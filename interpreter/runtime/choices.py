@@ -27,6 +27,9 @@ def key_function(type_: str, lay: Layout):
     """content key of one value of the given type"""
     ckey = lay.ckey
     if is_comp(type_):
+        first, count = lay.types.get(type_[len("comp:"):], (0, 0))
+        if type_ != "comp:" and all(ckey[c] == c for c in range(first, first + count)):
+            return same         # no two pieces of the type alike: each is its own key
         def comp_key(v):
             return ckey[v] if v is not None else None
         comp_key.table = ckey      # a list of components keys with one C-level map
