@@ -400,52 +400,34 @@ class ActionDef:
             return Product(player, name, lists, private, show)
         if requires is None:
             return self._last_free(s, player, env)
-        out = []
-        keys: list = []
-
-        def rec(i, env):
-            if i == len(params):
-                if requires(s, env):
-                    out.append((Action(player, name, tuple(keys), private, show), env))
-                return
-            spec = params[i]
-            for k, v in spec.pairs(s, env):
-                inner = dict(env)
-                inner[spec.name] = v
-                keys.append(k)
-                rec(i + 1, inner)
-                keys.pop()
-
-        rec(0, env)
-        return out
+        return [(Action(player, name, keys, private, show), bound)
+                for keys, bound in self._prefixes(s, env, len(params)) if requires(s, bound)]
 
     def _last_free(self, s, player, env) -> "Parts":
         """The options of parameters that read earlier ones, with no
         `requires`: for every choice of the others, a `Product` of the last
         one's keys. Nothing reads the last value while listing, so it is
         worked out only for the option taken (`bind`)."""
-        params = self.params
-        last = len(params) - 1
-        name, private, show = self.name, self.private, self.show
+        last = self.params[-1]
         out = Parts()
-        keys: list = []
-
-        def rec(i, env):
-            spec = params[i]
-            if i == last:
-                found = spec.keys(s, env)
-                if found:
-                    out.append(Product(player, name, [[k] for k in keys] + [found], private, show))
-                return
-            for k, v in spec.pairs(s, env):
-                inner = dict(env)
-                inner[spec.name] = v
-                keys.append(k)
-                rec(i + 1, inner)
-                keys.pop()
-
-        rec(0, env)
+        for keys, bound in self._prefixes(s, env, len(self.params) - 1):
+            found = last.keys(s, bound)
+            if found:
+                out.append(Product(player, self.name, [[k] for k in keys] + [found],
+                                   self.private, self.show))
         return out
+
+    def _prefixes(self, s, env, count: int, i: int = 0, keys: tuple = ()):
+        """(keys, locals) of every choice of the first `count` parameters,
+        each parameter's options read with the values chosen before it."""
+        if i == count:
+            yield keys, env
+            return
+        spec = self.params[i]
+        for k, v in spec.pairs(s, env):
+            inner = dict(env)
+            inner[spec.name] = v
+            yield from self._prefixes(s, inner, count, i + 1, keys + (k,))
 
     def _one(self, s, player, env):
         """The options of one parameter: a product of its keys, with the
