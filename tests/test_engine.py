@@ -5,6 +5,7 @@ player-count tables, tie-breaks, saves and action values."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -390,3 +391,19 @@ def test_if_able_saves_round_trip_mid_game():
     u = g.state_from_json(json.loads(json.dumps(g.state_to_json(t))))
     s, u = g.apply(s, g.legal_actions(s, 0)[0]), g.apply(u, g.legal_actions(u, 0)[0])
     assert s == u and g.outcome(s) == g.outcome(u) and g.outcome(s) is not None
+
+
+def test_a_finished_game_works_its_outcome_out_once():
+    """A state that is over changes no more: its outcome is worked out the
+    first time it is asked for and kept with it; a copy, or the same state
+    read back, gives an equal one."""
+    game = load_rulebook("kuhn-poker")
+    state = game.new_game(2, seed=5)
+    rng = random.Random(5)
+    while game.outcome(state) is None:
+        actions = game.legal_actions(state, game.to_move(state)[0])
+        state = game.apply(state, actions[rng.randrange(len(actions))])
+    first = game.outcome(state)
+    assert game.outcome(state) is first
+    assert game.outcome(state.copy()) == first
+    assert game.outcome(game.state_from_json(game.state_to_json(state))) == first

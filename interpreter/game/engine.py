@@ -475,6 +475,16 @@ class Game:
     def outcome(self, state: State) -> Outcome | None:
         if not state.over:
             return None
+        cache = state.cache          # (a state over changes no more: worked out once)
+        found = cache.get(_OUTCOME) if cache is not None else None
+        if found is None:
+            found = self._outcome(state)
+            if state.cache is None:
+                state.cache = {}
+            state.cache[_OUTCOME] = found
+        return found
+
+    def _outcome(self, state: State) -> Outcome:
         prog = self.program(state.n)
         players = range(state.n)
         prog.budget.reset()
@@ -663,6 +673,9 @@ _CHANCE_ONLY = (CHANCE,)
 _LONGEST_ACTION = 4000
 _EXPLAINED = 500
 _HINTED = 2000
+
+
+_OUTCOME = object()     # the key of a finished game's outcome in its state's cache
 
 
 def _who(p) -> str:

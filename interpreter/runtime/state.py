@@ -55,7 +55,7 @@ class State:
         # public events of the last transition (cards revealed on the way),
         # so a player sees what was shown even if the rules moved on at once
         self.events = events if events is not None else []
-        self.cache = None     # legal-action bindings; derived, never saved
+        self.cache = None     # legal-action bindings, a finished game's outcome; derived, never saved
         # while legal actions are listed (the state cannot change): the values
         # of define calls, by define and arguments (see optimise.memoized)
         self.memo = None
