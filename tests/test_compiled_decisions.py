@@ -75,3 +75,33 @@ def test_a_frame_inside_a_run_goes_on_as_the_statements_step():
             m.run(s)
         outcomes.append((type(caught.value).__name__, str(caught.value)))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("stem, players", [("hanamikoji", 2), ("kuhn-poker", 2), ("hearts", 4),
+                                           ("yacht", 2), ("lanterns", 3)])
+def test_a_game_of_chance_nodes_goes_on_in_the_blocks_that_cannot_draw(stem, players):
+    """In chance mode (`new_game(chance=True)`) the blocks in which nothing
+    can draw go on in their functions too (`Machine.chance_flows`); the
+    others are stepped, stopping at each draw. The same game as stepping
+    every block, chance node by chance node."""
+    game, other = load_rulebook(stem), stepped(stem, players)
+    m = game.program(players).machine
+    assert any(flow is not None for flow in m.chance_flows())
+    other.program(players).machine._chance_flows = [None] * len(m.blocks)
+    rng = random.Random(players)
+    a = game.new_game(players, seed=1, chance=True)
+    b = other.new_game(players, seed=1, chance=True)
+    for _ in range(150):
+        assert a.to_data() == b.to_data()
+        if game.outcome(a) is not None:
+            break
+        if game.is_chance(a):
+            outcomes = game.chance_outcomes(a)
+            assert outcomes == other.chance_outcomes(b)
+            pick = outcomes[rng.randrange(len(outcomes))][0]
+            a, b = game.apply(a, pick), other.apply(b, pick)
+            continue
+        player = game.to_move(a)[0]
+        listed = game.legal_actions(a, player)
+        i = rng.randrange(len(listed))
+        a, b = game.apply(a, listed[i]), other.apply(b, other.legal_actions(b, player)[i])

@@ -67,6 +67,7 @@ class Machine:
         self.lines: dict = {}
         # block id -> its compiled runs that do not draw (see `chance_runs`)
         self._chance_runs: list | None = None
+        self._chance_flows: list | None = None      # (see `chance_flows`)
         # block id -> the function that goes on with a frame of the block
         # (compiler/pyflow.py), or None: stepped through one statement at a time
         self.flows: list | None = None
@@ -285,15 +286,25 @@ class Machine:
         statement runs again from its start once an outcome is decided
         (runtime/chance.py), so the compiled runs that draw are stepped
         through one statement at a time: a statement stopped at a draw has
-        changed nothing."""
+        changed nothing. A block in which nothing can draw goes on in its
+        compiled function (`chance_flows`), as outside chance mode."""
         frames, blocks, chance, lay = s.frames, self.blocks, s.chance, self.lay
         runs = self.chance_runs()
+        flows = self.chance_flows() if self.coverage is None else None
         steps = self.steps = 0
         stmt = None
         coverage = self.coverage
         try:
             while frames:
                 f = frames[-1]
+                if flows is not None and flows[f[0]] is not None:
+                    if flows[f[0]](self, s, f):
+                        chance.draws = []
+                        return
+                    steps += 1
+                    if steps > MAX_STEPS:
+                        raise self._looping(blocks[f[0]].stmts[-1])
+                    continue
                 block = blocks[f[0]]
                 stmts = block.stmts
                 pc = f[1]
@@ -352,17 +363,30 @@ class Machine:
             self._chance_runs = runs
         return runs
 
+    def chance_flows(self) -> list:
+        """Per block, its function (`flows`) where nothing the block runs
+        can draw: none of its statements, nor the statement whose block it
+        is (whose condition a `repeat until` tests at the block's end), else
+        None. Such a block never stops at a chance node."""
+        found = self._chance_flows
+        if found is None:
+            found = [None] * len(self.blocks)
+            if self.flows is not None:
+                owner: dict = {}
+                for x in self.stmts:
+                    for bid in _blocks_of(x):
+                        owner[bid] = x
+                for b in self.blocks:
+                    x = owner.get(b.id)
+                    if b.stmts and not any(map(self._draws, b.stmts)) and not (
+                            x is not None and x.chance):
+                        found[b.id] = self.flows[b.id]
+            self._chance_flows = found
+        return found
+
     def _draws(self, x) -> bool:
         """Whether a statement, or one of the blocks it runs, may draw."""
-        if x.chance:
-            return True
-        if type(x) is If:
-            inner = [x.then] + ([x.otherwise] if x.otherwise is not None else [])
-        elif type(x) in (ForEach, RepeatTimes, RepeatUntil, Turn):
-            inner = [x.body]
-        else:
-            return False
-        return any(self._draws(y) for b in inner for y in self.blocks[b].stmts)
+        return x.chance or any(self._draws(y) for b in _blocks_of(x) for y in self.blocks[b].stmts)
 
     def _failure(self, e, stmt) -> RuleError:
         """The rule error to report for an exception raised by `stmt`, or
@@ -386,6 +410,15 @@ class Machine:
     def current_choice(self, s):
         f = s.frames[-1]
         return self.blocks[f[0]].stmts[f[1]], f
+
+
+def _blocks_of(x) -> list:
+    """The blocks a statement runs (its branches, its loop's body)."""
+    if type(x) is If:
+        return [x.then] + ([x.otherwise] if x.otherwise is not None else [])
+    if type(x) in (ForEach, RepeatTimes, RepeatUntil, Turn):
+        return [x.body]
+    return []
 
 
 # -- block ends ---------------------------------------------------------------
