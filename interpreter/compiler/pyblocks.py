@@ -26,7 +26,7 @@ import itertools
 from ..errors import span_at
 from ..runtime import statements as st
 from ..language.limits import MAX_NUMBER
-from .pysource import PyFormulas, _TooDeep, _literal
+from .pysource import _REFUSED, PyFormulas, _TooDeep, _literal
 
 
 # the statements a run may hold whatever their blocks (they hold none)
@@ -125,14 +125,15 @@ class RunCompiler:
         name = self.mod.fresh("r")
         self.lines, self.sids = [f"def {name}(m, s, f):", "    e0 = f[2]"], [None, None]
         self._envs = itertools.count(1)
+        filename = f"<rulebook statements {next(self._chunks)}>"
         try:
             for x in stmts:
                 self.stmt(x, "e0", "f", 1)
-            filename = f"<rulebook statements {next(self._chunks)}>"
-            self.mod.add("\n".join(self.lines) + "\n", filename,
-                         f"statements at lines {stmts[0].at[0]}-{stmts[-1].at[0]}")
-        except (_TooDeep, SyntaxError, RecursionError, MemoryError, ValueError):
+        except (_TooDeep,) + _REFUSED:      # (writing it may nest too deep, too)
             return None             # the machine steps through them one by one
+        if not self.mod.added(self.lines, filename,
+                              f"statements at lines {stmts[0].at[0]}-{stmts[-1].at[0]}"):
+            return None
         self.m.lines[filename] = self.sids
         return self.mod.namespace[name]
 

@@ -21,9 +21,9 @@ Each position of a block is an entry: a function begins where its frame
 stands (``if pc <= k``), so a game resumes after a decision, or after a
 block that the frame opened, in the same function. The frames at every
 decision are those the statements leave one by one: saves, replays, views
-and explanations see no difference. A game in chance mode, or one whose
-coverage is measured, is still stepped statement by statement
-(`Machine.run_chance`, `Machine.step`).
+and explanations see no difference. A game whose coverage is measured is
+stepped statement by statement (`Machine.step`), and so, in chance mode,
+is every block in which something can draw (`Machine.chance_flows`).
 
 The generated text follows `pysource`'s rules: every identifier is the
 compiler's own, and the statements, blocks and functions it calls are
@@ -97,10 +97,8 @@ class FlowCompiler:
             k += 1
         self.end(block, last)
         filename = f"<rulebook flow {next(self._chunks)}>"
-        try:
-            self.mod.add("\n".join(self.lines) + "\n", filename,
-                         f"the flow of the block at line {stmts[0].at[0]}")
-        except (SyntaxError, RecursionError, MemoryError, ValueError):
+        note = f"the flow of the block at line {stmts[0].at[0]}"
+        if not self.mod.added(self.lines, filename, note):
             return None             # the machine steps through it one statement at a time
         self.m.lines[filename] = self.sids
         return self.mod.namespace[name]
@@ -149,20 +147,12 @@ class FlowCompiler:
             self.emit(4, f"g = [{x.then}, 0, dict(f[2]), None]", sid)
             self.enter(sid, 4)
             return
-        if isinstance(x, _ASKS):
-            self.emit(3, f"if {me}.run(m, s, f):", sid)
-            self.emit(4, f"f[1] = {k}", sid)
-            self.emit(4, "return True", sid)
-            return
         if isinstance(x, _OPENS):
-            # its block runs now, in its own function; back here when it ends
+            # the frame it pushes goes on in its block's function, here and now
             self.emit(3, f"{me}.run(m, s, f)", sid)
             self.emit(3, "if frames[-1] is not f:", sid)
             self.emit(4, "g = frames[-1]", sid)
-            self.emit(4, f"if {self._flows}[g[0]](m, s, g):", sid)
-            self.emit(5, "return True", sid)
-            self.emit(4, "if not frames or frames[-1] is not f:", sid)
-            self.emit(5, "return False", sid)
+            self.descend(sid, 4)
             return
         if x.suspends:
             self.emit(3, f"if {me}.run(m, s, f):", sid)
@@ -170,8 +160,9 @@ class FlowCompiler:
             self.emit(4, "return True", sid)
         else:
             self.emit(3, f"{me}.run(m, s, f)", sid)
-        self.emit(3, "if not frames or frames[-1] is not f:", sid)     # a jump, the game's end
-        self.emit(4, "return False", sid)
+        if not isinstance(x, _ASKS):        # a jump, the game's end
+            self.emit(3, "if not frames or frames[-1] is not f:", sid)
+            self.emit(4, "return False", sid)
 
     def seat(self, x, name: str, player, sid) -> None:
         """`name` = the player a statement names, checked to be a seat as
@@ -190,6 +181,12 @@ class FlowCompiler:
         """Pushes the frame `g` and goes on with it in its block's function,
         here and now; back here when the block ends."""
         self.emit(depth, "frames.append(g)", sid)
+        self.descend(sid, depth)
+
+    def descend(self, sid, depth: int) -> None:
+        """Goes on with the frame `g` on top in its block's function: the
+        game waits if it does; back here when its block ends, unless the
+        flow jumped or the game ended on the way."""
         self.emit(depth, f"if {self._flows}[g[0]](m, s, g):", sid)
         self.emit(depth + 1, "return True", sid)
         self.emit(depth, "if not frames or frames[-1] is not f:", sid)

@@ -8,8 +8,9 @@ option is found. This module writes, for each such statement, a function
 with the same values: the use limit of each action is read from its slot,
 an action of one parameter filtered by a compiled `where` takes the keys
 and values its compiled loop finds, one of another parameter its keys,
-and every other action lists itself through `ActionDef.options`. The statement calls it when the
-engine asks for the options (`TakeAction._offer`).
+and every other action lists itself through `ActionDef.options`. The
+statement calls it when the engine asks for the options
+(`TakeAction._offer`).
 
 The text follows `pysource`'s rules: its identifiers are the compiler's
 own and everything from the rulebook is a constant of the module.
@@ -45,33 +46,30 @@ class OptionsCompiler:
                 depth = 2
             pad = "    " * depth
             spec = a.params[0] if a.single else None
-            if spec is not None and spec.kept is not None:
-                lines.append(f"{pad}xs = {k(spec.kept)}(s, env)")
+            if spec is None:            # listed by the action itself
+                lines.append(f"{pad}xs = {k(a)}.options(s, p, env)")
                 lines.append(f"{pad}if xs:")
-                if getattr(spec.kept, "own_keys", False):
-                    made = f"{k(dc.Product)}(p, {a.name!r}, [xs], {a.private!r}, {k(a.show)}, xs)"
-                else:
-                    made = (f"{k(dc.Product)}(p, {a.name!r}, [[r[0] for r in xs]], {a.private!r}, "
-                            f"{k(a.show)}, [r[1] for r in xs])")
-                lines.append(f"{pad}    out.append({made})")
-                lines.append(f"{pad}    n += len(xs)")
+                lines.append(f"{pad}    n += {k(dc.added)}(out, xs)")
                 continue
-            if spec is not None:        # one parameter: its keys are the options
-                lines.append(f"{pad}xs = {k(spec)}.keys(s, env)")
-                lines.append(f"{pad}if xs:")
-                lines.append(f"{pad}    out.append({k(dc.Product)}(p, {a.name!r}, [xs], "
-                             f"{a.private!r}, {k(a.show)}))")
-                lines.append(f"{pad}    n += len(xs)")
-                continue
-            lines.append(f"{pad}xs = {k(a)}.options(s, p, env)")
+            # one parameter: a product of its keys, with the values its
+            # compiled `where` found (bound when taken) where it has one
+            kept = spec.kept
+            if kept is None:
+                found, keys, values = f"{k(spec)}.keys(s, env)", "xs", "None"
+            elif getattr(kept, "own_keys", False):
+                found, keys, values = f"{k(kept)}(s, env)", "xs", "xs"
+            else:
+                found, keys, values = (f"{k(kept)}(s, env)", "[r[0] for r in xs]",
+                                       "[r[1] for r in xs]")
+            lines.append(f"{pad}xs = {found}")
             lines.append(f"{pad}if xs:")
-            lines.append(f"{pad}    n += {k(dc.added)}(out, xs)")
+            lines.append(f"{pad}    out.append({k(dc.Product)}(p, {a.name!r}, [{keys}], "
+                         f"{a.private!r}, {k(a.show)}, {values}))")
+            lines.append(f"{pad}    n += len(xs)")
         if x.optional:
             lines.append(f"    out.append([({k(dc.Action)}(p, {dc.PASS!r}, ()), {dc.PASS!r})])")
             lines.append("    n += 1")
         lines.append(f"    return {k(dc.Offer.made)}(out, n)")
-        try:
-            self.mod.add("\n".join(lines) + "\n", note=f"the options at line {x.at[0]}")
-        except (SyntaxError, RecursionError, MemoryError, ValueError):
+        if not self.mod.added(lines, note=f"the options at line {x.at[0]}"):
             return None             # (listed through the actions themselves)
         return self.mod.namespace[name]

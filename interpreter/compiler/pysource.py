@@ -134,6 +134,15 @@ class Module:
         self.chunks.append(source)
         self.notes.append(note)
 
+    def added(self, lines: list, filename: str | None = None, note: str = "") -> bool:
+        """`add` of the lines of a chunk; False where Python refuses to
+        compile it (nested too deep for its parser or its stack)."""
+        try:
+            self.add("\n".join(lines) + "\n", filename, note)
+        except _REFUSED:
+            return False
+        return True
+
     def text(self) -> str:
         """The generated module as a reader sees it: the constants, then each
         chunk under a comment saying what in the rulebook it was written for."""
@@ -143,6 +152,9 @@ class Module:
                   for note, chunk in zip(self.notes, self.chunks)]
         return "\n".join(["# constants", *constants, "", *chunks])
 
+
+# what Python raises compiling code nested too deep for it
+_REFUSED = (SyntaxError, RecursionError, MemoryError, ValueError)
 
 # the builtins generated code may use, and nothing else
 _BUILTINS = {"len": len, "list": list, "sum": sum, "min": min, "max": max, "bool": bool,
@@ -249,16 +261,16 @@ class PyFormulas:
                 test = self.code(where, {name: var}, "env").src
             table = getattr(key, "table", None)      # a component's key: one table
             if key is same:                  # a value that is its own key
-                values = f"dict.fromkeys({src})"
+                values, fixed = f"dict.fromkeys({src})", None
                 if listed.const is not None and isinstance(listed.const[0], list):
                     try:            # a list fixed at load: its distinct values, once
-                        values = self.mod.constant(list(dict.fromkeys(listed.const[0])))
+                        values = fixed = self.mod.constant(list(dict.fromkeys(listed.const[0])))
                     except TypeError:
                         pass
                 body = [f"    for {var} in {values}:", f"        if {test}:",
                         f"            out.append({var})"]
-                if values.startswith("k"):
-                    body = self._looked_up(body, var, values)
+                if fixed is not None:
+                    body = self._looked_up(body, var, fixed)
                 self._add(self._finished(once, [f"def {fname}(s, env):", "    out = []", *body,
                                                 "    return out"]), _where("the options", where))
                 listed = self.mod.namespace[fname]
@@ -355,10 +367,8 @@ class PyFormulas:
             self._in_loop = saved
 
     def _add(self, lines: list, note: str = "") -> None:
-        try:
-            self.mod.add("\n".join(lines) + "\n", note=note)
-        except (SyntaxError, RecursionError, MemoryError, ValueError):
-            raise _TooDeep() from None
+        if not self.mod.added(lines, note=note):
+            raise _TooDeep()
 
     def const(self, value) -> Code:
         text = _literal(value)

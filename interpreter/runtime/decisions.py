@@ -172,8 +172,7 @@ class Product:
 
     def value(self, action):
         """The value a one-parameter action of this product stands for."""
-        at = action._at
-        return self.values[self.lists[0].index(action.args[0]) if at is None else at]
+        return self.values[action._at]
 
     def __len__(self) -> int:
         return self.size

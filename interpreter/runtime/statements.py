@@ -187,67 +187,35 @@ class Machine:
         if s.chance is not None:
             self.run_chance(s)
             return
-        flows = self.flows
-        if flows is not None and self.coverage is None:
-            # each block's own function (compiler/pyflow.py) goes on with its
-            # frame; the machine goes on with whichever frame is then on top
-            frames = s.frames
-            self.steps = steps = 0
-            try:
-                while frames:
-                    f = frames[-1]
-                    if flows[f[0]](self, s, f):
-                        return
-                    steps += 1
-                    if steps > MAX_STEPS:
-                        raise self._looping(self.blocks[f[0]].stmts[-1] if self.blocks[f[0]].stmts
-                                            else self.stmts[-1])
-            except _FAILURES as e:
-                raise self._failure(e, None) from None
-            self.end_game(s)
-            return
-        frames, blocks = s.frames, self.blocks
-        steps = self.steps = 0
-        stmt = None
-        coverage = self.coverage
+        # each block's own function (compiler/pyflow.py) goes on with its
+        # frame, or, measuring coverage, the statements one at a time; the
+        # machine goes on with whichever frame is then on top
+        flows = self.flows if self.coverage is None else None
+        frames = s.frames
+        self.steps = steps = 0
         try:
             while frames:
                 f = frames[-1]
-                block = blocks[f[0]]
-                stmts = block.stmts
-                pc = f[1]
-                if pc >= len(stmts):
-                    block.end(self, s, f)
-                    continue
-                stmt = stmts[pc]
-                if coverage is not None:
-                    coverage[stmt.sid] += 1
-                elif block.fast is not None:
-                    fast = block.fast[pc]
-                    if fast is not None:       # a compiled run of statements
-                        fast[0](self, s, f)
-                        f[1] = fast[1]
-                        steps += fast[2]
-                        continue
-                f[1] = pc + 1
-                if stmt.run(self, s, f):
-                    f[1] = pc
+                if (step_frame if flows is None else flows[f[0]])(self, s, f):
                     return
                 steps += 1
                 if steps > MAX_STEPS:
-                    raise self._looping(stmt)
+                    raise self._looping_in(f[0])
         except _FAILURES as e:
-            raise self._failure(e, stmt) from None
+            raise self._failure(e, None) from None
         self.end_game(s)
 
     def step(self, s, f) -> bool:
         """Goes on with frame `f` one statement at a time (its compiled runs
-        at once) until a decision stops the game there (True) or another
-        frame is on top (False): a block whose function could not be
-        written, or a frame that stands inside a run (see compiler/pyflow.py)."""
+        at once, unless coverage is measured: then every statement counts)
+        until a decision stops the game there (True) or another frame is on
+        top (False): a block whose function could not be written, a frame
+        that stands inside a run (see compiler/pyflow.py), any block while
+        coverage is measured."""
         frames = s.frames
         block = self.blocks[f[0]]
-        stmts, fast = block.stmts, block.fast
+        stmts, coverage = block.stmts, self.coverage
+        fast = block.fast if coverage is None else None
         stmt = None
         try:
             while True:
@@ -256,6 +224,8 @@ class Machine:
                     block.end(self, s, f)
                 else:
                     stmt = stmts[pc]
+                    if coverage is not None:
+                        coverage[stmt.sid] += 1
                     run = fast[pc] if fast is not None else None
                     if run is not None:
                         f[1] = run[1]
@@ -267,11 +237,17 @@ class Machine:
                             return True
                 self.steps += 1
                 if self.steps > MAX_STEPS:
-                    raise self._looping(stmt if stmt is not None else self.stmts[-1])
+                    raise self._looping(stmt) if stmt is not None else self._looping_in(f[0])
                 if not frames or frames[-1] is not f:
                     return False
         except _FAILURES as e:
             raise self._failure(e, stmt) from None
+
+    def _looping_in(self, bid: int) -> RuleLoop:
+        """`_looping` at the last statement of a block (of the rules, for an
+        empty one)."""
+        stmts = self.blocks[bid].stmts or self.stmts
+        return self._looping(stmts[-1])
 
     def _looping(self, stmt) -> RuleLoop:
         """The error of a step that ran more than MAX_STEPS statements."""
@@ -303,7 +279,7 @@ class Machine:
                         return
                     steps += 1
                     if steps > MAX_STEPS:
-                        raise self._looping(blocks[f[0]].stmts[-1])
+                        raise self._looping_in(f[0])
                     continue
                 block = blocks[f[0]]
                 stmts = block.stmts
