@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter import load_rulebook
-from interpreter.errors import RulebookErrors
+from interpreter.errors import RuleError, RulebookErrors
 from interpreter.language.syntax import MAX_NESTING
 from tests import scenario
 
@@ -96,3 +96,49 @@ def test_nesting_past_the_limit_is_refused_where_it_piles_up(tmp_path, make, dee
     error = info.value.errors[0]
     assert error.code == "rulebook/too-deep" and error.hint
     assert (error.span.line, error.span.column) == at
+
+
+def past_the_limit_midway(terms):
+    """A run of `terms` operators whose second product passes the limit of
+    numbers, then comes back under it: the partial result is refused there."""
+    big = "1" + "0" * 20
+    return BASE.format(body=STEP, score=f"total * {big} * {big}" + " - total" * (terms - 2))
+
+
+@pytest.mark.parametrize("terms", [3, 40])
+def test_a_long_run_of_operators_refuses_a_partial_result_past_the_limit(tmp_path, terms):
+    """A long run of '+', '-' and '*' is written as one folded tuple; it still
+    checks every partial result, and names the node that went past the limit,
+    exactly as the short run written nested does."""
+    game = load_rulebook(str(write(tmp_path, past_the_limit_midway(terms))))
+    with pytest.raises(RuleError) as info:
+        play(game)
+    assert info.value.code == "rule/limit"
+    span, product = info.value.span, "total * 1" + "0" * 20 + " * 1" + "0" * 20
+    assert (span.line, span.column, span.end_line, span.end_column) == \
+        (10, 11, 10, 11 + len(product))
+
+
+def test_a_long_sum_at_the_limit_adds_up(tmp_path):
+    game = load_rulebook(str(write(tmp_path, BASE.format(
+        body=STEP, score=" + ".join(["total"] * 150) + " - total * 3"))))
+    assert play(game).scores == (147, 147)
+
+
+def test_a_formula_python_refuses_is_refused_at_load_with_its_span(tmp_path, monkeypatch):
+    """Where Python cannot compile a formula's code (nested deeper than its
+    parser takes, here made to refuse every formula), the rulebook is refused
+    at load, rulebook/too-deep at the formula: there is no other runtime."""
+    from interpreter.compiler import pysource
+    add = pysource.Module.add
+
+    def refusing(self, source, filename=None, note=""):
+        if note.startswith("formula at line 10"):
+            raise SyntaxError("too many nested parentheses")
+        return add(self, source, filename, note)
+    monkeypatch.setattr(pysource.Module, "add", refusing)
+    with pytest.raises(RulebookErrors) as info:
+        load_rulebook(str(write(tmp_path, long_sum(3))))
+    [error] = info.value.errors
+    assert error.code == "rulebook/too-deep" and error.hint
+    assert (error.span.line, error.span.column) == (10, 11)

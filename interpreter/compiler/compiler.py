@@ -129,7 +129,7 @@ class Compiler:
     def _generated(self, c: Compiled, e) -> Compiled:
         if not self.generate:
             return c
-        fn = self.py.function(e, c.fn)
+        fn = self.py.function(e)
         return Compiled(fn, c.type, c.at, c.const, None, c.local, c.strict_bool,
                         self.py.items.get(id(e), c.items))
 

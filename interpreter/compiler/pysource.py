@@ -53,7 +53,7 @@ import contextlib
 import itertools
 import re
 
-from ..errors import RuleError, span_at
+from ..errors import NestingTooDeep, RuleError, span_at
 from ..runtime.layout import Slots
 from . import ranges
 from ..language import flow
@@ -228,9 +228,11 @@ class PyFormulas:
         self._unset = self.mod.constant(_UNSET, "not worked out yet")
 
     # -- entry points ----------------------------------------------------------
-    def function(self, e: dict, fallback):
-        """The function ``(state, env) -> value`` of a top-level formula; the
-        closure `fallback` where Python cannot take the code."""
+    def function(self, e: dict):
+        """The function ``(state, env) -> value`` of a top-level formula. A
+        formula Python cannot take (nested too deep for its parser) is
+        refused, rulebook/too-deep at the formula, among the program's
+        errors (`ExprCompiler.errors`)."""
         try:
             with self._worked_once() as once:
                 code = self.code(e, {}, "env")
@@ -243,7 +245,12 @@ class PyFormulas:
                       _where("formula", e))
             return self.mod.namespace[name]
         except _TooDeep:
-            return fallback
+            self.ex.errors.append(NestingTooDeep(
+                "this formula nests too deep for Python to run it",
+                span_at(self.ex.ir["file"], e["at"]),
+                hint="name a part with 'define', or split a long formula into steps "
+                     "with 'let'"))
+            return _refused
 
     def kept_options(self, source: dict, where: dict, name: str, key):
         """``(state, env) -> [(key, value)]`` of a choice 'one of SOURCE
@@ -761,8 +768,13 @@ class PyFormulas:
         return Code(f"({left.src} {op} {right.src})", strict=True)
 
     def x_arith(self, e, ctx, env):
+        op = e["op"]
+        if op in _CHAINED:
+            chain = _chain_of(e)
+            if len(chain) >= LONG_CHAIN:
+                return self._long_chain(chain, ctx, env)
         left, right = self.code(e["left"], ctx, env), self.code(e["right"], ctx, env)
-        op, a, b = e["op"], left.bound, right.bound
+        a, b = left.bound, right.bound
         if op in ("+", "-", "*"):
             bound = None if a is None or b is None else a * b if op == "*" else a + b
             if bound is not None and bound < MAX_NUMBER:      # it cannot pass the limit
@@ -777,6 +789,21 @@ class PyFormulas:
             return Code(f"({left.src} {op} {right.src})", bound=bound)     # never by zero
         helper = self.mod.constant(_floordiv if op == "//" else _mod)
         return Code(f"{helper}({left.src}, {right.src})", bound=bound)
+
+    def _long_chain(self, chain: list, ctx, env) -> Code:
+        """A long run of '+', '-' and '*' (`a + b - c + …`, each node the left
+        operand of the next): its operands as one tuple, folded left to right
+        by a helper that checks each partial result against the limit as the
+        nested form does, with the refusal of that node. Written nested, each
+        step would open two more parentheses, past what Python's parser takes."""
+        first = chain[0]["left"]
+        terms = [self.code(first, ctx, env).src] + [self.code(x["right"], ctx, env).src
+                                                      for x in chain]
+        helper = self.mod.constant(
+            _folding(tuple(x["op"] for x in chain),
+                     tuple(too_large(span_at(self.ex.ir["file"], x["at"])) for x in chain)),
+            f"the sum at line {chain[-1]['at'][0]}, column {chain[-1]['at'][1]}, folded")
+        return Code(f"{helper}(({', '.join(terms)},))")
 
     def refusal(self, e) -> str:
         """The constant's name of the function that refuses a number the
@@ -979,8 +1006,44 @@ def _size(node) -> int:
     return 0
 
 
+# a run of at least this many '+', '-' and '*' is written as one folded tuple
+LONG_CHAIN = 16
+_CHAINED = ("+", "-", "*")
+
+
+def _chain_of(e: dict) -> list:
+    """The nodes of the run of '+', '-' and '*' that ends at `e`, innermost
+    first: each one is the left operand of the next."""
+    chain = []
+    while e["node"] == "arith" and e["op"] in _CHAINED:
+        chain.append(e)
+        e = e["left"]
+    chain.reverse()
+    return chain
+
+
+def _folding(ops: tuple, refusals: tuple):
+    """values -> the operands folded left to right by `ops`, each partial
+    result within the limit of numbers, else refused by its node's refusal."""
+    steps = tuple(zip(ops, refusals))
+
+    def folded(values):
+        v = values[0]
+        for (op, refuse), x in zip(steps, values[1:]):
+            v = v + x if op == "+" else v - x if op == "-" else v * x
+            if not -MAX_NUMBER < v < MAX_NUMBER:
+                refuse(v)
+        return v
+    return folded
+
+
 class _TooDeep(Exception):
-    """Python refused the generated code (nested too deep): keep the closure."""
+    """Python refused the generated code (nested too deep for it)."""
+
+
+def _refused(s, env):
+    """What a refused formula runs: nothing, since its program has errors."""
+    raise AssertionError("a refused formula never runs")
 
 
 def _either_of(src: str, a: Code, b: Code) -> Code:
