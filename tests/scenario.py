@@ -15,14 +15,10 @@ from __future__ import annotations
 
 import random
 import re
-from functools import partial
 from collections import Counter
 from typing import Callable, Iterable, Optional
 
-import pytest
-
 from interpreter import Game, State
-from interpreter.compiler.compiler import compile_program
 
 _ZONE_REF = re.compile(r"^\s*(\w+)\s*(?:\(\s*(\w+)\s*\))?\s*$")
 
@@ -356,13 +352,3 @@ def place(text: str, line_part: str, token: str) -> tuple[int, int]:
     assert len(found) == 1, line_part
     n, line = found[0]
     return n, line.index(token) + 1
-
-
-@pytest.fixture(params=[True, False], ids=["generated", "closures"])
-def both_paths(request, monkeypatch):
-    """Games compile to generated Python, or run the checked closures alone
-    (a test that takes this fixture runs once each way)."""
-    from interpreter.game import engine
-    monkeypatch.setattr(engine, "compile_program",
-                        partial(compile_program, generate=request.param))
-    return request.param

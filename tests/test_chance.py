@@ -7,8 +7,7 @@ chance outcomes and actions gives the known game value −1/18 under a Nash
 equilibrium, and the expected payoff of a plain strategy agrees with seeded
 games in normal mode. Hanamikoji plays to its end in chance mode, identical
 cards merged into one outcome; every chance-mode state saves and loads, its
-views tell nothing of a step under way, and the closures and the generated
-Python take the same steps. A game without `chance` is the game it always was.
+views tell nothing of a step under way. A game without `chance` is the game it always was.
 """
 
 from __future__ import annotations
@@ -16,13 +15,11 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
-from functools import partial
 from pathlib import Path
 
 import pytest
 
 from interpreter import CHANCE, ChanceOutcome, load_rulebook
-from interpreter.compiler import compiler as compiler_module
 from interpreter.errors import (GameOver, IllegalAction, NotYourTurn, SaveError, UnknownAction)
 from interpreter.runtime.information import sample_state
 
@@ -279,29 +276,6 @@ def test_draws_are_steps_of_their_values_merged(steps):
     assert view["variables"] == {"total": 2 + 1 + 20 + 100, "tries": 3, "lucky": "P1"}
     out = next(z for z in view["zones"] if z["name"] == "out")
     assert out["cards"] == ["A"]            # placed first: the top, dealt first
-
-
-def test_the_closures_and_the_generated_python_take_the_same_steps(monkeypatch):
-    from interpreter.game import engine
-
-    def record(path, players, generate):
-        with monkeypatch.context() as patch:
-            if not generate:
-                patch.setattr(engine, "compile_program",
-                              partial(compiler_module.compile_program, generate=False))
-            game = load_rulebook(str(path))
-            rng, s, out = random.Random(9), game.new_game(players=players, seed=9, chance=True), []
-
-            def keep(state):
-                out.append((state.to_data(), texts(game, state)))
-            play_by_chance(game, s, rng, keep)
-            return out
-    # samurai's beginner setup draws markers with random(…) inside loops
-    for path, players in [(ROOT / "rulebooks/variants/samurai-beginner-setup.rules", 3),
-                          (ROOT / "rulebooks/hanamikoji.rules", 2)]:
-        generated = record(path, players, True)
-        assert any(t for _, t in generated)
-        assert generated == record(path, players, False)
 
 
 # -- the API around it -------------------------------------------------------------

@@ -505,17 +505,6 @@ def test_ranges(source, expected):
     check(source, expected)
 
 
-@pytest.mark.parametrize("source, expected", [r for r in RANGES if not isinstance(r.values[1], Static)])
-def test_ranges_as_closures(source, expected, monkeypatch):
-    """The closures the generated Python replaces give the same values."""
-    from functools import partial
-    from interpreter.compiler import compiler as compiler_module
-    from interpreter.game import engine
-    monkeypatch.setattr(engine, "compile_program",
-                        partial(compiler_module.compile_program, generate=False))
-    check(source, expected)
-
-
 @pytest.mark.parametrize("source", ["1 to nobody", "nobody to 3", "(nobody) to 3"])
 def test_a_wrong_end_of_a_range_is_reported_at_that_end(source):
     """A range's end that is none while the game runs is rule/runtime at

@@ -1,8 +1,7 @@
 """Numbers are bounded where they are made: a sum, a difference, a product,
 a `sum(…)` or an `add` whose result has more than 30 digits (as a number
 written in a rulebook may have: limits.MAX_NUMBER) is `rule/limit` at that
-formula or statement, in the closures and in the generated Python alike —
-never Python's own limit of digits, an overflow in the statistics, or a
+formula or statement — never Python's own limit of digits, an overflow in the statistics, or a
 squaring that runs for seconds. `validate --play`, `play` and `simulate`
 end with the coded error, and the table saves the game."""
 
@@ -16,7 +15,7 @@ import pytest
 from rich.console import Console
 
 from interpreter import load_rulebook
-from tests.scenario import both_paths, place  # noqa: F401 (a fixture)
+from tests.scenario import place
 from interpreter.errors import RuleError
 from interpreter.language.limits import MAX_NUMBER
 from interpreter.simulation import stats
@@ -68,7 +67,7 @@ PAST = [
 
 
 @pytest.mark.parametrize("step, at", PAST, ids=[p[0].splitlines()[-1] for p in PAST])
-def test_a_number_past_30_digits_is_rule_limit_at_its_formula(tmp_path, both_paths, step, at):
+def test_a_number_past_30_digits_is_rule_limit_at_its_formula(tmp_path, step, at):
     path = rulebook(tmp_path, step)
     with pytest.raises(RuleError) as info:
         load_rulebook(str(path)).new_game(players=2, seed=1)
@@ -91,7 +90,7 @@ WITHIN = [
 
 
 @pytest.mark.parametrize("step, name, value", WITHIN, ids=[w[0] for w in WITHIN])
-def test_numbers_of_30_digits_are_numbers_like_any(tmp_path, both_paths, step, name, value):
+def test_numbers_of_30_digits_are_numbers_like_any(tmp_path, step, name, value):
     game = load_rulebook(str(rulebook(tmp_path, step)))
     state = game.new_game(players=2, seed=1)
     assert state.vars[game.program(2).lay.variables[name].base] == value
@@ -111,7 +110,7 @@ def test_a_repeated_squaring_stops_at_once(tmp_path):
     assert json.dumps(game.state_to_json(state), sort_keys=True) == before
 
 
-def test_the_score_is_bounded_where_it_is_made(tmp_path, both_paths):
+def test_the_score_is_bounded_where_it_is_made(tmp_path):
     path = rulebook(tmp_path, score="y * p + y * 2")
     game = load_rulebook(str(path))
     state = game.new_game(players=2, seed=1)

@@ -4,12 +4,9 @@ statement that called it — with a hint to guard it with `contains`."""
 
 from __future__ import annotations
 
-from functools import partial
-
 import pytest
 
 from interpreter import load_rulebook
-from interpreter.compiler.compiler import compile_program
 from interpreter.errors import RuleError
 
 GAME = """\
@@ -35,10 +32,7 @@ def game_with(tmp_path, text=GAME):
     return load_rulebook(str(path))
 
 
-@pytest.mark.parametrize("generate", [True, False], ids=["generated", "closures"])
-def test_a_read_off_the_grid_in_a_define_points_at_the_read(tmp_path, monkeypatch, generate):
-    from interpreter.game import engine
-    monkeypatch.setattr(engine, "compile_program", partial(compile_program, generate=generate))
+def test_a_read_off_the_grid_in_a_define_points_at_the_read(tmp_path):
     game = game_with(tmp_path)
     with pytest.raises(RuleError) as err:
         game.new_game(players=2, seed=1)
@@ -81,20 +75,15 @@ scoring
 """
 
 
-@pytest.mark.parametrize("generate", [True, False], ids=["generated", "closures"])
-def test_a_loop_over_a_fixed_list_reads_each_slot_as_its_element_would(tmp_path, monkeypatch,
-                                                                         generate):
+def test_a_loop_over_a_fixed_list_reads_each_slot_as_its_element_would(tmp_path):
     """A loop over a list fixed at load has the slots it reads worked out
     once (compiler/pysource.py, `_looked_up`): the same count. A list with
     a cell off the grid keeps its reads, and the read of that cell is the
     error, at the read."""
-    from interpreter.game import engine
-    monkeypatch.setattr(engine, "compile_program", partial(compile_program, generate=generate))
     on = game_with(tmp_path, LOOP.format(cells="[cell(0, 0), cell(1, 1), cell(2, 1)]"))
     state = on.new_game(players=2, seed=1)
     assert on.scores(state) == (1, 1)
-    if generate:
-        assert "with what the loop reads" in on.program(2).python.text()
+    assert "with what the loop reads" in on.program(2).python.text()
     off = game_with(tmp_path, LOOP.format(cells="[cell(1, 1), cell(5, 1)]"))
     with pytest.raises(RuleError) as err:
         off.new_game(players=2, seed=1)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from interpreter import load_rulebook
-from interpreter.compiler.compiler import compile_program
 from interpreter.errors import RuleError
 
 GAME = """\
@@ -57,12 +56,3 @@ def test_none_is_no_player_and_allowed(tmp_path):
         game.new_game(players=2, seed=1)
     assert err.value.span.line == 8
 
-
-def test_the_closures_check_as_the_generated_code_does(tmp_path):
-    game = game_with(tmp_path, "players[1] + 2")
-    prog = compile_program(game.ir, 3, game.options, generate=False)
-    stmts = [x for b in prog.machine.blocks for x in b.stmts
-             if type(x).__name__ == "SetSlot" and not x.add and x.check is not None]
-    assert stmts and all(x.check(2) == 2 for x in stmts)      # a seat of the 3 players
-    with pytest.raises(RuleError):
-        stmts[0].check(3)

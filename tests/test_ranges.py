@@ -1,7 +1,6 @@
 """Ranges `A to B` in a game: as the options of an action's parameter and of
 a `chooses`, as the collection of a `for each`, and as an aggregate's
-source, played a few steps through the `Game` API, both as generated Python
-and as the closures it replaces; where `to` belongs to a statement
+source, played a few steps through the `Game` API; where `to` belongs to a statement
 (`move X to Y`, `add N to V`, `deal N from Z to W`) and where it makes a
 range; and how a range too long for the limits, or for the step's budget
 of formula work, stops. (Range values are table rows of tests/test_formulas.py;
@@ -9,13 +8,9 @@ the errors of a rulebook are files of tests/language/.)"""
 
 from __future__ import annotations
 
-from functools import partial
-
 import pytest
 
-from interpreter.compiler import compiler as compiler_module
 from interpreter.errors import ActionError, RuleError, RuleLoop, RulebookErrors
-from interpreter.game import engine
 from interpreter.game.engine import Game
 from interpreter.language.loader import compile_ir
 from interpreter.language.syntax import parse
@@ -65,9 +60,7 @@ scoring
 """
 
 
-def bids_game(generate: bool, monkeypatch, text: str = BIDS) -> Game:
-    monkeypatch.setattr(engine, "compile_program",
-                        partial(compiler_module.compile_program, generate=generate))
+def bids_game(text: str = BIDS) -> Game:
     return Game(compile_ir(text, "bids.rules", "."))
 
 
@@ -87,9 +80,8 @@ def var(game, state, name, player=None):
 NO_GAMBLE = BIDS.replace("action gamble(n: one of 1 to huge) once per game\n  add n to steps\n", "")
 
 
-@pytest.mark.parametrize("generate", [True, False], ids=["python", "closures"])
-def test_a_range_is_the_options_of_a_parameter_and_of_a_choice(generate, monkeypatch):
-    game = bids_game(generate, monkeypatch, NO_GAMBLE)
+def test_a_range_is_the_options_of_a_parameter_and_of_a_choice():
+    game = bids_game(NO_GAMBLE)
     state = game.new_game(players=2, seed=1)
     assert texts(game, state, 0) == ["bid 1", "bid 2", "bid 3", "bid 4", "bid 5"]
     state = pick(game, state, 0, "bid 3")
@@ -112,9 +104,8 @@ def test_a_range_is_the_options_of_a_parameter_and_of_a_choice(generate, monkeyp
     assert outcome.scores == (0 + 6 + 3 + 3, 0 + 4 + 3 + 3)
 
 
-@pytest.mark.parametrize("generate", [True, False], ids=["python", "closures"])
-def test_an_option_outside_a_range_is_refused_with_its_reason(generate, monkeypatch):
-    game = bids_game(generate, monkeypatch, NO_GAMBLE)
+def test_an_option_outside_a_range_is_refused_with_its_reason():
+    game = bids_game(NO_GAMBLE)
     state = game.new_game(players=2, seed=1)
     with pytest.raises(ActionError) as info:
         game.parse_action(state, 0, "bid 6")
@@ -122,11 +113,10 @@ def test_an_option_outside_a_range_is_refused_with_its_reason(generate, monkeypa
     assert info.value.hint == "possible now: 1, 2, 3, 4, 5"
 
 
-@pytest.mark.parametrize("generate", [True, False], ids=["python", "closures"])
-def test_a_range_too_long_is_a_rule_error_at_the_range(generate, monkeypatch):
+def test_a_range_too_long_is_a_rule_error_at_the_range():
     """'one of 1 to huge' with huge a million: refused before a list of a
     million numbers is made, at the range, while the options are listed."""
-    game = bids_game(generate, monkeypatch)
+    game = bids_game()
     state = game.new_game(players=2, seed=1)
     with pytest.raises(RuleError) as info:
         game.legal_actions(state, 0)
@@ -148,11 +138,10 @@ scoring
 """
 
 
-@pytest.mark.parametrize("generate", [True, False], ids=["python", "closures"])
-def test_ranges_are_charged_to_the_budget_of_formula_work(generate, monkeypatch):
+def test_ranges_are_charged_to_the_budget_of_formula_work():
     """Each range charges one unit a number: a hundred ranges of 100,000
     numbers are more work than one step may do (rule/loop, runtime/budget.py)."""
-    game = bids_game(generate, monkeypatch, LOOP)
+    game = bids_game(LOOP)
     with pytest.raises(RuleLoop) as info:
         game.new_game(players=2, seed=1)
     assert info.value.code == "rule/loop" and info.value.span.line == 6

@@ -4,8 +4,7 @@ the end, none and other values are refused), a per-TYPE index is a piece of
 that type, and a piece's attribute is one its type has. Where the compiler
 knows the kind it is `rulebook/type` at the index; where only the game
 knows it (a define's parameter, a value of kind any, a list of mixed
-pieces), `rule/runtime` at the statement or formula being run — in the
-closures and in the generated Python alike, and never a write or a read of
+pieces), `rule/runtime` at the statement or formula being run, and never a write or a read of
 another slot of the state."""
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ import json
 import pytest
 
 from interpreter import load_rulebook
-from tests.scenario import both_paths, place  # noqa: F401 (a fixture)
+from tests.scenario import place
 from interpreter.errors import RuleError, RulebookErrors
 
 GAME = """\
@@ -101,7 +100,7 @@ REFUSED = [
 
 
 @pytest.mark.parametrize("step, words", REFUSED, ids=[r[0].splitlines()[-1] for r in REFUSED])
-def test_an_index_of_another_kind_is_refused_at_its_statement(tmp_path, both_paths, step, words):
+def test_an_index_of_another_kind_is_refused_at_its_statement(tmp_path, step, words):
     path = rulebook(tmp_path, step)
     with pytest.raises(RuleError) as info:
         load_rulebook(str(path)).new_game(players=2, seed=1)
@@ -112,7 +111,7 @@ def test_an_index_of_another_kind_is_refused_at_its_statement(tmp_path, both_pat
     assert err.hint
 
 
-def test_a_set_of_an_attribute_a_piece_lacks_never_writes_another_slot(tmp_path, both_paths):
+def test_a_set_of_an_attribute_a_piece_lacks_never_writes_another_slot(tmp_path):
     """The issue's case: `set c.gold` of a tile wrote the current player's slot."""
     step = "for each c in [A, T]\n    set c.gold = 42"
     path = rulebook(tmp_path, step, score="100 if current == 0 else 0")
@@ -124,7 +123,7 @@ def test_a_set_of_an_attribute_a_piece_lacks_never_writes_another_slot(tmp_path,
         path.read_text(), "set c.gold", "set")
 
 
-def test_a_read_in_the_score_is_refused_at_the_score(tmp_path, both_paths):
+def test_a_read_in_the_score_is_refused_at_the_score(tmp_path):
     path = rulebook(tmp_path, score="chips(p + 1)")
     game = load_rulebook(str(path))
     state = game.new_game(players=2, seed=1)
@@ -137,7 +136,7 @@ def test_a_read_in_the_score_is_refused_at_the_score(tmp_path, both_paths):
         path.read_text(), "score = chips", "chips")
 
 
-def test_pieces_of_a_zone_and_seats_of_the_game_are_read_as_they_are(tmp_path, both_paths):
+def test_pieces_of_a_zone_and_seats_of_the_game_are_read_as_they_are(tmp_path):
     """What a zone holds, a type's pieces and the game's players are sure
     indices: read with no table in the generated code, and right."""
     step = ("move A to hand(1)\n  move B to hand(1)\n"
@@ -180,7 +179,7 @@ def test_an_index_of_a_known_other_kind_is_refused_at_load(tmp_path, step, token
 
 
 def test_an_attribute_fixed_for_one_type_and_kept_by_another_is_refused_where_it_is_fixed(
-        tmp_path, both_paths):
+        tmp_path):
     text = GAME.replace("  | name |\n  | T    |\n", "  | name | gold |\n  | T    | 5    |\n")
     path = tmp_path / "slots.rules"
     path.write_text(text.replace("STEP", "for each c in [A, T]\n    set c.gold = 1")
@@ -197,7 +196,7 @@ def test_the_generated_code_reads_unsure_indices_through_their_tables(tmp_path):
     assert "the positions of the values of an index 'of each coin'" in source
 
 
-def test_a_refused_action_leaves_the_game_as_it_was_and_its_save_loads(tmp_path, both_paths):
+def test_a_refused_action_leaves_the_game_as_it_was_and_its_save_loads(tmp_path):
     text = GAME.replace("  spend bonus of me\n",
                         "  spend bonus of me\n  add 1 to chips(me)\n  set chips(me + 2) = 77\n")
     path = tmp_path / "slots.rules"
@@ -215,7 +214,7 @@ def test_a_refused_action_leaves_the_game_as_it_was_and_its_save_loads(tmp_path,
     assert game.legal_actions(again, 0) == [action]
 
 
-def test_a_list_as_an_index_is_told_in_the_rulebook_s_words(tmp_path, both_paths):
+def test_a_list_as_an_index_is_told_in_the_rulebook_s_words(tmp_path):
     path = rulebook(tmp_path, "set total = [0]\n  set total = hand_of(total)")
     with pytest.raises(RuleError) as info:
         load_rulebook(str(path)).new_game(players=2, seed=1)
@@ -253,7 +252,7 @@ scoring
 def test_the_generated_code_reads_seats_and_pieces_it_is_sure_of_without_tables(tmp_path):
     """The game's players, a zone's pieces, an action's player and a
     parameter chosen from a zone are sure: no table stands between them
-    and their slots (the closures check them all the same)."""
+    and their slots."""
     path = tmp_path / "sure.rules"
     path.write_text(SURE, encoding="utf-8")
     game = load_rulebook(str(path))

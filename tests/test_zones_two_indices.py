@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import json
 import random
-from functools import partial
 from pathlib import Path
 
 import pytest
 
 from interpreter import load_rulebook
-from interpreter.compiler import compiler as compiler_module
 from interpreter.errors import RulebookErrors, SaveError
 from interpreter.runtime.information import sample_state
 from interpreter.terminal.render import TableView, render_to_text
@@ -115,15 +113,6 @@ def test_the_score_sums_over_them(game, players, seed):
     outcome = game.outcome(state)
     assert list(outcome.scores) == want
     assert [part["expeditions"] for part in outcome.parts] == begun
-
-
-def test_the_closures_alone_play_the_same_games(game, monkeypatch):
-    from interpreter.game import engine
-    generated = [random_game(game, 2, seed) for seed in range(3)]
-    monkeypatch.setattr(engine, "compile_program",
-                        partial(compiler_module.compile_program, generate=False))
-    closures = load_rulebook(str(RULES))
-    assert [random_game(closures, 2, seed) for seed in range(3)] == generated
 
 
 # -- hidden information, saves ------------------------------------------------------------

@@ -41,6 +41,7 @@ class Program:
     parts: list                # [(label, Compiled)]: the named parts of the score
     steps: list                # the tie-break steps' names, in order
     python: Module | None = None   # the generated Python the program runs
+    formulas: PyFormulas | None = None  # what writes it, for a formula compiled later
     lowest_wins: bool = False      # 'lowest score wins': lower scores rank first
 
     @property
@@ -97,12 +98,11 @@ def _literal(cell):
 
 
 class Compiler:
-    def __init__(self, ir: dict, n: int, options: dict, generate: bool = True):
+    def __init__(self, ir: dict, n: int, options: dict):
         self.ir = ir
         self.n = n
         self.lay = build_layout(ir, n)
         self.ex = ExprCompiler(ir, self.lay, options, table_values(ir, n))
-        self.generate = generate
         self.py = PyFormulas(self.ex)
         self.ir_of: dict = {}           # sid -> the statement's IR
         self.sure_of: dict = {}         # sid -> the locals sure where it stands (PyFormulas.env_sure)
@@ -127,8 +127,6 @@ class Compiler:
         return self._generated(self.ex.condition(e, scope), e)
 
     def _generated(self, c: Compiled, e) -> Compiled:
-        if not self.generate:
-            return c
         fn = self.py.function(e)
         return Compiled(fn, c.type, c.at, c.const, None, c.local, c.strict_bool,
                         self.py.items.get(id(e), c.items))
@@ -177,13 +175,12 @@ class Compiler:
             value = self.default(v["default"], slot.type)
             for k in range(slot.count):
                 defaults.append((slot.base + k, value))
-        if self.generate:
-            RunCompiler(self.m, self.py, self.ir_of, self.sure_of).compile_all()
-            self.m.prepare()            # (which 'if' and 'for each' run their blocks at once)
-            FlowCompiler(self.m, self.py.mod).compile_all()
-            OptionsCompiler(self.m, self.py.mod).compile_all()
+        RunCompiler(self.m, self.py, self.ir_of, self.sure_of).compile_all()
+        self.m.prepare()            # (which 'if' and 'for each' run their blocks at once)
+        FlowCompiler(self.m, self.py.mod).compile_all()
+        OptionsCompiler(self.m, self.py.mod).compile_all()
         return Program(self.n, lay, self.m, self.actions, score, tie, winners, defaults, self.ex,
-                       parts, steps, self.py.mod, scoring.get("lowest_wins", False))
+                       parts, steps, self.py.mod, self.py, scoring.get("lowest_wins", False))
 
     def default(self, e, kind: str):
         """The function of a variable's or attribute's starting value (None
@@ -284,7 +281,7 @@ class Compiler:
                              dc.printer(value_type, self.lay), value_type, c["at"])
         self.items_of[spec] = source.items if kind == "one" else None
         spec.why = self._why_not(c["source"], scope)
-        if kind == "one" and c["where"] is not None and self.generate:
+        if kind == "one" and c["where"] is not None:
             spec.kept = self.py.kept_options(c["source"], c["where"], name, key)
         return spec
 
@@ -542,10 +539,10 @@ class Compiler:
         return st.GoTo(s["at"], self.m.phase_names.index(s["phase"]))
 
 
-def compile_program(ir: dict, n: int, options: dict, generate: bool = True) -> Program:
-    """The program of one player count; `generate`: run formulas and runs
-    of statements as generated Python (else as the checked closures)."""
-    compiler = Compiler(ir, n, options, generate)
+def compile_program(ir: dict, n: int, options: dict) -> Program:
+    """The program of one player count: its formulas, runs of statements,
+    blocks and option listers run as generated Python."""
+    compiler = Compiler(ir, n, options)
     program = compiler.program()
     if compiler.ex.errors:
         unique = {(str(e.span), e.message): e for e in compiler.ex.errors}

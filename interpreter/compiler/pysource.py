@@ -252,6 +252,29 @@ class PyFormulas:
                      "with 'let'"))
             return _refused
 
+    def checked(self, e: dict, scope: dict):
+        """The function ``(state, env) -> value`` of a formula compiled on its
+        own, after the rulebook loaded (a test of the action spaces): checked
+        and typed, its errors among `ex.errors`; None where it is refused."""
+        self.ex.compile(e, scope)
+        fn = self.function(e)
+        return None if fn is _refused else fn
+
+    def define_callable(self, name: str):
+        """``(state, *args) -> value`` of define `name`, as a display reads
+        it (runtime/views.py): its function, or its value where it is fixed."""
+        body = self.ex.define(name)
+        if body.const is not None:
+            value = body.const[0]
+            return lambda s, *args: value
+        try:
+            return self.mod.namespace[self.define_function(name)]
+        except _TooDeep:
+            self.ex.errors.append(NestingTooDeep(
+                f"define '{name}' nests too deep for Python to run it",
+                span_at(self.ex.ir["file"], self.ex.defines[name]["name_at"])))
+            return _refused
+
     def kept_options(self, source: dict, where: dict, name: str, key):
         """``(state, env) -> [(key, value)]`` of a choice 'one of SOURCE
         where WHERE' binding `name`: the first value of each key, those

@@ -476,7 +476,7 @@ class _Builder:
         exprs = self.prog.exprs
         errors = len(exprs.errors)
         try:
-            return exprs.compile(node, scope).fn
+            return self.prog.formulas.checked(node, scope)
         except FORMULA_ERRORS + (RulebookError,):
             return None
         finally:

@@ -53,12 +53,12 @@ def shown_define(prog, name):
     `by` groups, a grid's shading, a hex map's sides): a failure is a rule
     error at the define, as a failure of the rules is at their statement."""
     body = prog.exprs.define(name)
-    params = prog.exprs.defines[name]["params"] or []
     at = prog.exprs.defines[name]["name_at"]
+    fn = prog.formulas.define_callable(name)
 
     def read(s, *args):
         try:
-            return body.fn(s, dict(zip(params, args)))
+            return fn(s, *args)
         except (RuleError,) + FORMULA_ERRORS as e:
             raise as_rule_error(e, prog.machine.span(at), f"'{name}' failed while the table was shown",
                                 "a define a display reads must work for every piece or cell "
