@@ -43,6 +43,9 @@ class ExprCompiler(Shortcuts):
         self.compiled_defines: dict = {}
         self.define_types: dict = {}
         self.errors: list = []      # type errors found while compiling, reported together
+        # formula -> its value, for a formula that reads nothing of the state:
+        # run as its generated code (PyFormulas.evaluate); None: not worked out
+        self.evaluate = None
         # id of a call of a builtin whose implementation depends on its
         # arguments' kinds (`Builtin.typed`) -> (the call, that implementation)
         self.typed_calls: dict = {}
@@ -239,12 +242,14 @@ class ExprCompiler(Shortcuts):
         errors = len(self.errors)
         c = self.compile(d["body"], {p: ANY for p in params})
         self._alone[name] = {(str(x.span), x.message) for x in self.errors[errors:]}
-        if not params and c.const is None and _has_aggregate(d["body"]) and self._reads_no_state(d["body"]):
+        if not params and c.const is None and _has_aggregate(d["body"]) and self._reads_no_state(d["body"]) \
+                and self.evaluate is not None:
             # a formula of fixed things only (a grid's cells, component types,
-            # options): worked out once here, not at every use
+            # options): worked out once here, by its generated code, not at every use
+            self.compiled_defines[name] = c
             self.budget.reset()
             try:
-                value = c.fn(None, {})
+                value = self.evaluate(d["body"])
             except RuleLoop as loop:    # it would loop at every use: say so at load
                 loop.span = span_at(self.ir["file"], d["name_at"])
                 self.errors.append(loop)

@@ -226,6 +226,16 @@ class PyFormulas:
         self._in_loop = False
         self._wrapped: set = set()          # the texts `shared` has written
         self._unset = self.mod.constant(_UNSET, "not worked out yet")
+        ex.evaluate = self.evaluate
+
+    def evaluate(self, e: dict):
+        """The value of a formula that reads nothing of the state (a define
+        of fixed things, worked out once at load), run as its generated
+        code. It fails as it would when used."""
+        fn = self.function(e)
+        if fn is _refused:
+            raise _TooDeep()
+        return fn(_NO_STATE, {})
 
     # -- entry points ----------------------------------------------------------
     def function(self, e: dict):
@@ -1062,6 +1072,16 @@ def _folding(ops: tuple, refusals: tuple):
 
 class _TooDeep(Exception):
     """Python refused the generated code (nested too deep for it)."""
+
+
+class _Stateless:
+    """What a formula that reads nothing of the state is run with at load:
+    a state holding still (nothing remembered), with nothing else to read."""
+    __slots__ = ()
+    memo = None
+
+
+_NO_STATE = _Stateless()
 
 
 def _refused(s, env):

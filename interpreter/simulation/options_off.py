@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ..compiler.compiled import Compiled
 from ..compiler.expressions import ExprCompiler
+from ..compiler.pysource import PyFormulas
 
 
 class _Unknowing(ExprCompiler):
@@ -55,6 +56,7 @@ class _Folding:
         compiler = self.compilers.get(unknown)
         if compiler is None:
             compiler = self.compilers[unknown] = _Unknowing(*self.args, unknown)
+            PyFormulas(compiler)        # (a define of fixed things worked out as the program does)
         try:
             return compiler.condition(cond, {}).const
         except Exception:  # noqa: BLE001 - out of its scope any formula may fail to compile
