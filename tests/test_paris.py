@@ -121,9 +121,7 @@ def ground_rows(g, s) -> list:
 
 def part(g, s, define: str, *args):
     """The value of a define of the rulebook on a state (a part of the score)."""
-    prog = g.program(2)
-    d = next(d for d in g.ir["defines"] if d["name"] == define)
-    return prog.exprs.define(define).fn(s, dict(zip(d["params"] or (), args)))
+    return g.program(2).formulas.define_callable(define)(s, *args)
 
 
 def tile_of(g, player: int, number: str) -> int:

@@ -2,11 +2,12 @@
 
 IR and a set of options flow in; a `Program` flows out (`compiler`): the
 state's layout, the machine's blocks of runtime statements, the actions
-and the scoring. `expressions` checks and types every formula (and builds
-its closure), `compiled` holds a compiled formula and its static tables,
-`optimise` the shortcuts for formulas whose value is fixed at load or reads
-one table, `aggregates` the loops of ``count``, ``sum``, ``any``, ``all``
-and friends, `ranges` the numbers of ``A to B``, and `filters` moves each
+and the scoring. `expressions` checks and types every formula and folds
+what is fixed at load, `compiled` holds a checked formula and its static
+tables, `optimise` what the checker knows beyond one node (a define fixed
+at load, a formula that reads one table), `aggregates` the results of
+``count``, ``sum``, ``best`` and friends, `ranges` the numbers of ``A to
+B``, and `filters` moves each
 condition of an action's parameters to where its values are known. Then
 `pysource` writes the formulas, and `pyblocks` the runs of statements that
 never stop for a decision, as Python from the checked IR: every identifier

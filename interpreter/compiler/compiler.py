@@ -2,7 +2,7 @@
 `Program`: the layout, the machine's blocks, the actions and the scoring.
 
 This runs once per player count (cached by `Game`), so nothing here is on
-the hot path; the closures it builds are.
+the hot path; the generated code it has written is.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ class Compiler:
             self.resets[scope].append((base, n))
 
     def expr(self, e, scope) -> Compiled:
-        """A formula checked and typed by the closure compiler, run as the
+        """A formula checked and typed by the expression checker, run as the
         Python `pysource` writes for it."""
         return self._generated(self.ex.compile(e, scope), e)
 

@@ -1,14 +1,15 @@
-"""Compile IR expressions to Python closures ``f(state, env) -> value``.
+"""Check and type IR expressions, once per player count.
 
-Compilation happens once per player count when a game is created; the
-closures read state slots directly, so a formula costs a few function calls
-at run time. Each compiled expression also carries a static type (see
-`layout`), used to tell identical components apart in choices and to print
-values. Dispatch is one method per IR node kind. What a compiled expression
-is, with its static tables, is in `compiled`; the shortcuts that look beyond
-one node (defines worked out once, inlined or remembered; an aggregate's
-elements picked by a column first) in `optimise`; the loops that run
-aggregates in `aggregates`.
+Every formula gets a static type (see `layout`), used to refuse what cannot
+work (rulebook/type, with its span, every error collected), to tell
+identical components apart in choices and to print values; and what is
+known of it while compiling: its value where options, tables, literals and
+defines of fixed things fix it (a define of fixed things is worked out by
+its generated code: `evaluate`), the static table it reads, whether it is a
+local name. Dispatch is one method per IR node kind. What a checked formula
+is, with its static tables, is in `compiled`; what the checker knows beyond
+one node in `optimise`; the types of the aggregates' results in
+`aggregates`. `pysource` writes the code that runs.
 
 Runtime values: numbers, booleans, symbols (str), players (int), components
 (int ids), ``None`` and lists. Lists handed out by zones are live: statements
@@ -18,9 +19,9 @@ that change zones copy them first.
 from __future__ import annotations
 
 from . import ranges
-from .aggregates import _AGGREGATE_MAKERS, _of_element
+from .aggregates import AGGREGATE_TYPES
 from ..stdlib.builtins import FUNCTIONS
-from .compiled import Compiled, _mapped, _merged_conditional, _table_read
+from .compiled import Compiled, _mapped, _merged_conditional
 from ..errors import LimitExceeded, RuleError, RuleLimit, RuleLoop, WrongType, span_at
 from ..language import flow
 from ..language.limits import MAX_DIGITS, MAX_NUMBER, MAX_RANGE
@@ -28,7 +29,7 @@ from ..runtime.budget import Budget
 from ..runtime.layout import Layout
 from ..stdlib.types import (ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, comp_type, elem, is_comp,
                             list_of)
-from .optimise import _UNSET, Shortcuts, _has_aggregate, memoized
+from .optimise import _UNSET, Shortcuts, _has_aggregate
 
 
 class ExprCompiler(Shortcuts):
@@ -83,7 +84,7 @@ class ExprCompiler(Shortcuts):
 
     # -- literals ------------------------------------------------------------
     def _const(self, value, type_, at):
-        return Compiled(lambda s, env: value, type_, at, (value,))
+        return Compiled(None, type_, at, (value,))
 
     def e_number(self, e, scope):
         return self._const(e["value"], NUMBER, e["at"])
@@ -106,9 +107,8 @@ class ExprCompiler(Shortcuts):
 
     def e_list(self, e, scope):
         items = [self.compile(x, scope) for x in e["items"]]
-        fns = [c.fn for c in items]
         t = items[0].type if items else ANY
-        return Compiled(lambda s, env: [f(s, env) for f in fns], list_of(t), e["at"])
+        return Compiled(None, list_of(t), e["at"])
 
     def e_range(self, e, scope):
         """`A to B`: a list of numbers (see `ranges`); fixed ends make it a
@@ -122,8 +122,7 @@ class ExprCompiler(Shortcuts):
                                 node, hint="a range is written between numbers: "
                                            "1 to size(hand(me)), 0 to c.value")
         t = list_of(NUMBER)
-        numbers = ranges.numbers_of(e, self.ir["file"], self.budget)
-        (lf, low), (hf, high) = ((c.fn, c.const) for c in ends)
+        low, high = (c.const for c in ends)
         if low is not None and high is not None and type(low[0]) is int \
                 and type(high[0]) is int:
             n = ranges.length(low[0], high[0])
@@ -133,31 +132,26 @@ class ExprCompiler(Shortcuts):
                                                  ranges.TOO_LONG_HINT))
             else:
                 return self._const(list(range(low[0], high[0] + 1)), t, e["at"])
-        return Compiled(lambda s, env: numbers(lf(s, env), hf(s, env)), t, e["at"])
+        return Compiled(None, t, e["at"])
 
     # -- names ---------------------------------------------------------------
     def e_name(self, e, scope):
         n, ref, lay = e["name"], e["ref"], self.lay
         if ref == "local":
-            return Compiled(lambda s, env: env[n], scope.get(n, ANY), e["at"], local=n)
+            return Compiled(None, scope.get(n, ANY), e["at"], local=n)
         if ref == "constant":
             if n == "players":
-                players = self.players
-                return Compiled(lambda s, env: players, list_of(PLAYER), e["at"], items=PLAYER)
+                return Compiled(None, list_of(PLAYER), e["at"], items=PLAYER)
             if n == "player_count":
                 return self._const(lay.n, NUMBER, e["at"])
-            if n == "round":
-                return Compiled(lambda s, env: s.round, NUMBER, e["at"])
-            if n == "turn":
-                return Compiled(lambda s, env: s.turn, NUMBER, e["at"])
-            slot = lay.slot_current
-            return Compiled(lambda s, env: s.vars[slot], PLAYER, e["at"])
+            if n in ("round", "turn"):
+                return Compiled(None, NUMBER, e["at"])
+            return Compiled(None, PLAYER, e["at"])
         if ref == "option":
             value = self.options[n]
             pick = self.option_picks.get(n)
             if pick is not None:        # K named pieces of a type: their components
-                cids = [lay.instances[v] for v in value]
-                return Compiled(lambda s, env: cids, list_of(comp_type(pick)), e["at"])
+                return Compiled(None, list_of(comp_type(pick)), e["at"])
             return self._const(value, _type_of_value(value), e["at"])
         if ref == "table":
             value = self.table[n]
@@ -166,28 +160,18 @@ class ExprCompiler(Shortcuts):
             body = self.define(n)
             if body.const is not None:
                 return self._const(body.const[0], body.type, e["at"])
-            f = body.fn
-            if self._costly(n):
-                return Compiled(memoized(n, lambda s, env: f(s, {}), ()), body.type, e["at"])
-            return Compiled(lambda s, env: f(s, {}), body.type, e["at"])
+            return Compiled(None, body.type, e["at"])
         if ref == "component_type":
-            first, count = lay.types[n]
-            cids = list(range(first, first + count))
-            return Compiled(lambda s, env: cids, list_of(comp_type(n)), e["at"], items=n)
+            return Compiled(None, list_of(comp_type(n)), e["at"], items=n)
         if ref == "component":
             return self.e_component({"value": n, "at": e["at"]}, scope)
         if ref == "zone":          # (it holds pieces of its type only: move_components)
             z = lay.zones[n]
-            idx = z.base
-            return Compiled(lambda s, env: s.zones[idx], list_of(comp_type(z.of)), e["at"],
-                            items=z.of)
+            return Compiled(None, list_of(comp_type(z.of)), e["at"], items=z.of)
         if ref == "variable":
-            v = lay.variables[n]
-            slot = v.base
-            return Compiled(lambda s, env: s.vars[slot], v.type, e["at"])
+            return Compiled(None, lay.variables[n].type, e["at"])
         if ref == "grid":
-            cells = lay.grids[n].cells
-            return Compiled(lambda s, env: cells, list_of(CELL), e["at"])
+            return Compiled(None, list_of(CELL), e["at"])
         raise AssertionError(f"unresolved name {n} ({ref})")
 
     def zone_at(self, z, args: list, e):
@@ -257,96 +241,52 @@ class ExprCompiler(Shortcuts):
             except Exception:      # noqa: BLE001 - it fails when used, with its line
                 value = _UNSET
             if value is not _UNSET:
-                frozen = value
-                c = Compiled(lambda s, env: frozen, c.type, c.at, (frozen,))
+                c = Compiled(None, c.type, c.at, (value,))
         self.compiled_defines[name] = c
         return c
 
     def e_call(self, e, scope):
         fn, ref, lay = e["fn"], e["ref"], self.lay
         args = [self.compile(a, scope) for a in e["args"]]
-        afns = [a.fn for a in args]
         if ref == "zone":
             z = lay.zones[fn]
-            t = list_of(comp_type(z.of))
-            if z.index2 is not None:
-                at = self.zone_at(z, args, e)
-                return Compiled(lambda s, env: s.zones[at(s, env)], t, e["at"], items=z.of)
-            self.check_index(args[0], e, 0, z)
-            return self._indexed(z, z.base, lay.positions(z.index), args[0], t, e)
+            for n, arg in enumerate(args):
+                self.check_index(arg, e, n, z)
+            return Compiled(None, list_of(comp_type(z.of)), e["at"], items=z.of)
         if ref == "variable" and lay.variables[fn].index in lay.grids:
             v = lay.variables[fn]
             self.check_cell(args[0], fn, v.index, e)
-            base, a0 = v.base, afns[0]
-            positions = lay.grids[v.index].positions_at(span_at(self.ir["file"], e["at"]))
-            n0 = args[0].local
-            if n0 is not None:               # the common V(c) of an element
-                return Compiled(lambda s, env: s.vars[base + positions[env[n0]]], v.type, e["at"])
-            return Compiled(lambda s, env: s.vars[base + positions[a0(s, env)]], v.type, e["at"])
+            return Compiled(None, v.type, e["at"])
         if ref == "variable":
             v = lay.variables[fn]
             self.check_index(args[0], e, 0, v)
-            return self._indexed(None, v.base, lay.positions(v.index), args[0], v.type, e)
+            return Compiled(None, v.type, e["at"])
         if ref == "define":
             body = self.define(fn)
             params = self.defines[fn]["params"]
             self.check_call(fn, params, args, e)
             if body.const is not None:       # e.g. a rule switched off by an option
                 return self._const(body.const[0], body.type, e["at"])
-            bfn = body.fn
-            if len(params) == 1:
-                p0, a0 = params[0], afns[0]
-                if body.lookup is not None and body.lookup[1].local == p0:
-                    # the body is a static table of its parameter: read it here
-                    column, _, attr = body.lookup
-                    return Compiled(_table_read(column, args[0], attr, lay.pieces), body.type,
-                                    e["at"], lookup=(column, args[0], attr),
-                                    strict_bool=body.strict_bool)
-                n0 = args[0].local
-                costly = self._costly(fn)
-                if n0 is not None:
-                    inlined = self._inlined(fn, {p0: n0})
-                    if inlined is not None:
-                        if costly and inlined.const is None:
-                            return Compiled(memoized(fn, inlined.fn, (a0,)), body.type, e["at"],
-                                            strict_bool=inlined.strict_bool)
-                        return Compiled(inlined.fn, body.type, e["at"], inlined.const,
-                                        inlined.lookup, inlined.local, inlined.strict_bool)
-                    call = lambda s, env: bfn(s, {p0: env[n0]})          # noqa: E731
-                else:
-                    call = lambda s, env: bfn(s, {p0: a0(s, env)})       # noqa: E731
-                if costly:
-                    call = memoized(fn, call, (a0,))
-                return Compiled(call, body.type, e["at"], strict_bool=body.strict_bool)
-            costly = self._costly(fn)
+            if len(params) == 1 and body.lookup is not None and body.lookup[1].local == params[0]:
+                # the body is a static table of its parameter: a table of the argument
+                column, _, attr = body.lookup
+                return Compiled(None, body.type, e["at"], lookup=(column, args[0], attr),
+                                strict_bool=body.strict_bool)
             if params and all(a.local is not None for a in args):
                 inlined = self._inlined(fn, {p: a.local for p, a in zip(params, args)})
                 if inlined is not None:
-                    if costly and inlined.const is None:
-                        return Compiled(memoized(fn, inlined.fn, tuple(afns)), body.type, e["at"],
-                                        strict_bool=inlined.strict_bool)
-                    return Compiled(inlined.fn, body.type, e["at"], inlined.const,
-                                    inlined.lookup, inlined.local, inlined.strict_bool)
-            call = lambda s, env: bfn(s, dict(zip(params, [a(s, env) for a in afns])))   # noqa: E731
-            if costly:
-                call = memoized(fn, call, tuple(afns))
-            return Compiled(call, body.type, e["at"])
-        impl = FUNCTIONS[fn].impl
-        if FUNCTIONS[fn].typed is not None:       # (pysource calls the same)
-            impl = FUNCTIONS[fn].typed([a.type for a in args])
-            self.typed_calls[id(e)] = (e, impl)
+                    return Compiled(None, body.type, e["at"], inlined.const, inlined.lookup,
+                                    inlined.local, inlined.strict_bool)
+            return Compiled(None, body.type, e["at"], strict_bool=body.strict_bool)
+        if FUNCTIONS[fn].typed is not None:       # (pysource calls the implementation it picks)
+            self.typed_calls[id(e)] = (e, FUNCTIONS[fn].typed([a.type for a in args]))
         t = FUNCTIONS[fn].result_type([a.type for a in args])
         if fn == "contains" and len(args) == 2:
             a, b = family(elem(args[0].type)), family(args[1].type)
             if a and b and a != b and not {a, b} <= {"player", "number"}:
                 self.type_error(f"contains() looks for {describe(args[1].type)} in a list of "
                                 f"{plural(elem(args[0].type))}", e)
-        if len(afns) == 1:
-            a0, n0 = afns[0], args[0].local
-            if n0 is not None:
-                return Compiled(lambda s, env: impl(s, env[n0]), t, e["at"])
-            return Compiled(lambda s, env: impl(s, a0(s, env)), t, e["at"])
-        return Compiled(lambda s, env: impl(s, *[a(s, env) for a in afns]), t, e["at"])
+        return Compiled(None, t, e["at"])
 
     def check_call(self, name: str, params: list, args: list, e) -> None:
         """A define's parameters have no kind, but a call's arguments may: its
@@ -379,51 +319,20 @@ class ExprCompiler(Shortcuts):
         self.typed_calls = typed             # (the body's own compile chose the builtins)
         return found
 
-    @staticmethod
-    def _indexed(zone, base: int, positions, arg: Compiled, t, e) -> Compiled:
-        """ZONE(x) (`zone`: its declaration) or VARIABLE(x) (`zone` None) of
-        a declaration `of each player/TYPE` at `base`: x's position through
-        its index's table (`positions`), which refuses a value that is not
-        one of the index's. The common call of a local name is written out:
-        one call less."""
-        n0, a0 = arg.local, arg.fn
-        if zone is not None:
-            if n0 is not None:
-                return Compiled(lambda s, env: s.zones[base + positions[env[n0]]], t, e["at"],
-                                items=zone.of)
-            return Compiled(lambda s, env: s.zones[base + positions[a0(s, env)]], t, e["at"],
-                            items=zone.of)
-        if n0 is not None:
-            return Compiled(lambda s, env: s.vars[base + positions[env[n0]]], t, e["at"])
-        return Compiled(lambda s, env: s.vars[base + positions[a0(s, env)]], t, e["at"])
-
     # -- attributes and indexing ----------------------------------------------
     def e_attribute(self, e, scope):
         target = self.compile(e["target"], scope)
-        tf, attr, lay = target.fn, e["attr"], self.lay
+        attr, lay = e["attr"], self.lay
         self.check_attribute(target, attr, e)
-        static, pieces = lay.static.get(attr), lay.pieces
+        static = lay.static.get(attr)
         if attr not in lay.has:
             t = lay.static_type.get(attr, ANY)
             if target.lookup is not None:
                 return self._composed(target, static, attr, t, e["at"])
-            if target.local is not None:
-                n = target.local                       # the common c.attr: one call less
-                return Compiled(lambda s, env: static[pieces[env[n]]], t, e["at"],
-                                lookup=(static, target, attr))
-            return Compiled(lambda s, env: static[pieces[tf(s, env)]], t, e["at"],
-                            lookup=(static, target, attr))
-        t = lay.has_type.get(attr, ANY)
-        has = lay.attribute_slots(attr)       # refuses a piece whose type lacks it
+            return Compiled(None, t, e["at"], lookup=(static, target, attr))
         if static is None:
-            return Compiled(lambda s, env: s.vars[has[tf(s, env)]], t, e["at"])
-        slots = lay.has[attr]
-
-        def either(s, env):
-            cid = pieces[tf(s, env)]
-            slot = slots[cid]
-            return s.vars[slot] if slot >= 0 else static[cid]
-        return Compiled(either, ANY, e["at"])
+            return Compiled(None, lay.has_type.get(attr, ANY), e["at"])
+        return Compiled(None, ANY, e["at"])      # kept in the state by some, fixed for others
 
     def check_attribute(self, target: Compiled, attr: str, e) -> None:
         """An attribute is read (or set) of a component, and of one whose
@@ -469,24 +378,13 @@ class ExprCompiler(Shortcuts):
 
     def e_index(self, e, scope):
         target = self.compile(e["target"], scope)
-        index = self.compile(e["index"], scope)
-        tf, xf = target.fn, index.fn
-        nt, nx = target.local, index.local
-        if nt is not None and nx is not None:
-            return Compiled(lambda s, env: env[nt][env[nx]], elem(target.type), e["at"])
-        if nx is not None:
-            return Compiled(lambda s, env: tf(s, env)[env[nx]], elem(target.type), e["at"])
-        return Compiled(lambda s, env: tf(s, env)[xf(s, env)], elem(target.type), e["at"])
+        self.compile(e["index"], scope)
+        return Compiled(None, elem(target.type), e["at"])
 
     # -- operators -------------------------------------------------------------
     def e_otherwise(self, e, scope):
         left, right = self.compile(e["left"], scope), self.compile(e["right"], scope)
-        lf, rf = left.fn, right.fn
-
-        def otherwise(s, env):
-            v = lf(s, env)
-            return rf(s, env) if v is None or (isinstance(v, list) and not v) else v
-        return Compiled(otherwise, left.type if left.type != NONE else right.type, e["at"])
+        return Compiled(None, left.type if left.type != NONE else right.type, e["at"])
 
     def e_conditional(self, e, scope):
         then = self.compile(e["then"], scope)
@@ -496,20 +394,16 @@ class ExprCompiler(Shortcuts):
             other.type if then.type == NONE else ANY)
         if cond.const is not None:
             chosen = then if cond.const[0] else other
-            return Compiled(chosen.fn, t, e["at"], chosen.const, chosen.lookup, chosen.local,
+            return Compiled(None, t, e["at"], chosen.const, chosen.lookup, chosen.local,
                             chosen.strict_bool)
         if cond.lookup is not None and then.const is not None and other.const is not None:
             # a static condition choosing between constants: one table
             column, base, attr = cond.lookup
             a, b = then.const[0], other.const[0]
-            table = _mapped(column, lambda x: a if x else b)
-            return Compiled(_table_read(table, base, attr, self.lay.pieces), t, e["at"],
-                            lookup=(table, base, attr))
-        merged = _merged_conditional(cond, then, other, t, e["at"], self.lay.pieces)
-        if merged is not None:
-            return merged
-        tf, of, cf = then.fn, other.fn, cond.fn
-        return Compiled(lambda s, env: tf(s, env) if cf(s, env) else of(s, env), t, e["at"])
+            return Compiled(None, t, e["at"], lookup=(_mapped(column, lambda x: a if x else b),
+                                                      base, attr))
+        merged = _merged_conditional(cond, then, other, t, e["at"])
+        return merged if merged is not None else Compiled(None, t, e["at"])
 
     def _logic(self, e, scope, is_and: bool):
         left, right = self.condition(e["left"], scope), self.condition(e["right"], scope)
@@ -518,24 +412,12 @@ class ExprCompiler(Shortcuts):
                 if bool(known.const[0]) != is_and:     # False and …, True or …
                     return self._const(not is_and, BOOL, e["at"])
                 if other.strict_bool and other.const is None:
-                    return Compiled(other.fn, BOOL, e["at"], None, other.lookup, None, True)
-                of = other.fn
-                return Compiled(lambda s, env: bool(of(s, env)), BOOL, e["at"],
+                    return Compiled(None, BOOL, e["at"], None, other.lookup, None, True)
+                return Compiled(None, BOOL, e["at"],
                                 None if other.const is None else (bool(other.const[0]),),
                                 strict_bool=True)
-        lf, rf = left.fn, right.fn
         # yes/no even when a side is none (an unset yes/no variable)
-        if is_and:
-            if left.strict_bool and right.strict_bool:
-                return Compiled(lambda s, env: lf(s, env) and rf(s, env), BOOL, e["at"],
-                                strict_bool=True)
-            return Compiled(lambda s, env: bool(lf(s, env) and rf(s, env)), BOOL, e["at"],
-                            strict_bool=True)
-        if left.strict_bool and right.strict_bool:
-            return Compiled(lambda s, env: lf(s, env) or rf(s, env), BOOL, e["at"],
-                            strict_bool=True)
-        return Compiled(lambda s, env: bool(lf(s, env) or rf(s, env)), BOOL, e["at"],
-                        strict_bool=True)
+        return Compiled(None, BOOL, e["at"], strict_bool=True)
 
     def e_or(self, e, scope):
         return self._logic(e, scope, False)
@@ -549,11 +431,9 @@ class ExprCompiler(Shortcuts):
             return self._const(not operand.const[0], BOOL, e["at"])
         if operand.lookup is not None:
             column, base, attr = operand.lookup
-            table = _mapped(column, lambda x: not x)
-            return Compiled(_table_read(table, base, attr, self.lay.pieces), BOOL, e["at"],
-                            lookup=(table, base, attr), strict_bool=True)
-        f = operand.fn
-        return Compiled(lambda s, env: not f(s, env), BOOL, e["at"], strict_bool=True)
+            return Compiled(None, BOOL, e["at"], lookup=(_mapped(column, lambda x: not x), base, attr),
+                            strict_bool=True)
+        return Compiled(None, BOOL, e["at"], strict_bool=True)
 
     def e_negate(self, e, scope):
         operand = self.compile(e["operand"], scope)
@@ -564,12 +444,11 @@ class ExprCompiler(Shortcuts):
                             hint="a player is a seat: negate a number of theirs, e.g. -coins(p)"
                             if operand.type == PLAYER else
                             "negate a number about it, e.g. -c.value")
-        f = operand.fn
-        return Compiled(lambda s, env: -f(s, env), NUMBER, e["at"])
+        return Compiled(None, NUMBER, e["at"])
 
     def e_compare(self, e, scope):
         left, right = self.compile(e["left"], scope), self.compile(e["right"], scope)
-        lf, rf, op = left.fn, right.fn, e["op"]
+        op = e["op"]
         a, b = family(left.type), family(right.type)
         if a and b and a != b and not {a, b} <= {"player", "number"}:
             self.type_error(f"compares {describe(left.type)} with {describe(right.type)}", e,
@@ -582,68 +461,21 @@ class ExprCompiler(Shortcuts):
                 return self._const(_COMPARE[op](left.const[0], right.const[0]), BOOL, e["at"])
             except TypeError:
                 pass           # reported when it runs, with the statement's span
-        at = e["at"]
-        if right.const is not None and op in ("==", "!="):
-            v = right.const[0]        # the common x == constant: one call less
-            if left.lookup is not None:
-                # a static attribute against a constant: one table of yes/no
-                column, base, attr = left.lookup
-                table = _mapped(column, (lambda x: x == v) if op == "==" else (lambda x: x != v))
-                return Compiled(_table_read(table, base, attr, self.lay.pieces), BOOL, at,
-                                lookup=(table, base, attr), strict_bool=True)
-            n = left.local
-            if op == "==":
-                if n is not None:
-                    return Compiled(lambda s, env: env[n] == v, BOOL, at, strict_bool=True)
-                return Compiled(lambda s, env: lf(s, env) == v, BOOL, at, strict_bool=True)
-            if n is not None:
-                return Compiled(lambda s, env: env[n] != v, BOOL, at, strict_bool=True)
-            return Compiled(lambda s, env: lf(s, env) != v, BOOL, at, strict_bool=True)
-        if op == "==":
-            if right.local is not None:
-                rn = right.local
-                return Compiled(lambda s, env: lf(s, env) == env[rn], BOOL, at, strict_bool=True)
-            return Compiled(lambda s, env: lf(s, env) == rf(s, env), BOOL, at, strict_bool=True)
-        if op == "!=":
-            if right.local is not None:
-                rn = right.local
-                return Compiled(lambda s, env: lf(s, env) != env[rn], BOOL, at, strict_bool=True)
-            return Compiled(lambda s, env: lf(s, env) != rf(s, env), BOOL, at, strict_bool=True)
-        if op == "<":
-            return Compiled(lambda s, env: lf(s, env) < rf(s, env), BOOL, at, strict_bool=True)
-        if op == "<=":
-            return Compiled(lambda s, env: lf(s, env) <= rf(s, env), BOOL, at, strict_bool=True)
-        if op == ">":
-            return Compiled(lambda s, env: lf(s, env) > rf(s, env), BOOL, at, strict_bool=True)
-        return Compiled(lambda s, env: lf(s, env) >= rf(s, env), BOOL, at, strict_bool=True)
+        if right.const is not None and op in ("==", "!=") and left.lookup is not None:
+            # a static attribute against a constant: one table of yes/no
+            v = right.const[0]
+            column, base, attr = left.lookup
+            table = _mapped(column, (lambda x: x == v) if op == "==" else (lambda x: x != v))
+            return Compiled(None, BOOL, e["at"], lookup=(table, base, attr), strict_bool=True)
+        return Compiled(None, BOOL, e["at"], strict_bool=True)
 
     def e_arith(self, e, scope):
         left, right = self.compile(e["left"], scope), self.compile(e["right"], scope)
-        lf, rf, op = left.fn, right.fn, e["op"]
         for side in (left, right):
             if family(side.type) in ("component", "list", "bool", "symbol"):
-                self.type_error(f"'{op}' works on numbers, not on {describe(side.type)}", e)
+                self.type_error(f"'{e['op']}' works on numbers, not on {describe(side.type)}", e)
                 break
-        # a sum, a difference or a product past the bound is rule/limit here
-        low, high, refuse = -MAX_NUMBER, MAX_NUMBER, too_large(span_at(self.ir["file"], e["at"]))
-        if op == "+":
-            def plus(s, env):
-                v = lf(s, env) + rf(s, env)
-                return v if low < v < high else refuse(v)
-            return Compiled(plus, NUMBER, e["at"])
-        if op == "-":
-            def minus(s, env):
-                v = lf(s, env) - rf(s, env)
-                return v if low < v < high else refuse(v)
-            return Compiled(minus, NUMBER, e["at"])
-        if op == "*":
-            def times(s, env):
-                v = lf(s, env) * rf(s, env)
-                return v if low < v < high else refuse(v)
-            return Compiled(times, NUMBER, e["at"])
-        if op == "//":
-            return Compiled(lambda s, env: _floordiv(lf(s, env), rf(s, env)), NUMBER, e["at"])
-        return Compiled(lambda s, env: _mod(lf(s, env), rf(s, env)), NUMBER, e["at"])
+        return Compiled(None, NUMBER, e["at"])
 
     # -- aggregates ------------------------------------------------------------
     def e_aggregate(self, e, scope):
@@ -651,47 +483,15 @@ class ExprCompiler(Shortcuts):
         source = self.compile(e["source"], scope)
         inner = dict(scope)
         inner[var] = elem(source.type)
-        sf = source.fn
-        where = e["where"]
-        # 'all' reads WHERE as what every element must pass, not as a filter
-        picked = self._selection(where, var, source, inner) if fn != "all" else None
-        if picked is not None:          # x.attr == v [and …]: select by the column first
-            sf, where = picked
-        where = self.condition(where, inner) if where is not None else None
-        if where is not None and where.const is not None and where.const[0]:
-            where = None            # a condition an option switched on keeps every element
-        # a table of the element is read as it is where each element is sure to be a piece
-        pieces = source.items is not None and source.items != PLAYER
-        wf = _of_element(where, var, pieces) if where is not None else None
+        if e["where"] is not None:
+            self.condition(e["where"], inner)
         value = self.compile(e["value"], inner) if e["value"] is not None else None
-        vf = _of_element(value, var, pieces) if value else None
-        bf = _of_element(self.compile(e["by"], inner), var, pieces) if e["by"] is not None else None
+        if e["by"] is not None:
+            self.compile(e["by"], inner)
         item_t = elem(source.type)
-        weight = 1 + sum(flow.expanded_size(e[k], self.define_costs)
-                         for k in ("where", "value", "by") if e[k] is not None)
-        maker = _AGGREGATE_MAKERS[fn]
-        run, t = maker(_charged(sf, self.budget, weight), var, wf, vf, bf, item_t,
-                       value.type if value else item_t)
-        if fn == "sum":             # a sum past the bound is rule/limit at the aggregate
-            run = _bounded(run, too_large(span_at(self.ir["file"], e["at"])))
-        return Compiled(run, t, e["at"], items=source.items if fn == "filter" and value is None
+        t = AGGREGATE_TYPES[fn](item_t, value.type if value else item_t)
+        return Compiled(None, t, e["at"], items=source.items if fn == "filter" and value is None
                         else None)
-
-
-def _charged(sf, budget, weight: int):
-    """An aggregate's source that charges the budget `weight` a element
-    before the aggregate loops over it (see runtime/budget.py)."""
-    def source(s, env):
-        items = sf(s, env)
-        try:
-            budget.left -= len(items) * weight
-        except TypeError:           # a source without a length: counted as it is listed
-            items = list(items)
-            budget.left -= len(items) * weight
-        if budget.left < 0:
-            budget.exhausted()
-        return items
-    return source
 
 
 _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
@@ -749,16 +549,6 @@ def bounded_by(refuse):
     """value -> value, refusing one past the bound with `refuse`."""
     low, high = -MAX_NUMBER, MAX_NUMBER
     return lambda v: v if low < v < high else refuse(v)
-
-
-def _bounded(run, refuse):
-    """The closure of `run` whose number is refused past the bound."""
-    low, high = -MAX_NUMBER, MAX_NUMBER
-
-    def checked(s, env):
-        v = run(s, env)
-        return v if low < v < high else refuse(v)
-    return checked
 
 
 def _floordiv(a, b):

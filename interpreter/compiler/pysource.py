@@ -1,14 +1,13 @@
 """Compile the checked IR's formulas to Python source, run as Python.
 
-The closures of `expressions` cost a Python call for every node of a
-formula and a dictionary for every element an aggregate binds; this module
-writes each formula as the Python a programmer would write for it instead,
-and has Python compile it once per player count. A top-level formula
+This module writes each formula as the Python a programmer would write for
+it, and has Python compile it once per player count: the only code a
+formula runs as. A top-level formula
 becomes ``def fN(s, env): return …``, a define with parameters a function
 ``dN(s, v1, v2)`` that its callers call with positional arguments, an
 aggregate a small function with a plain loop whose element is a Python
-local. `ExprCompiler` still checks every formula and gives its type; this
-module only replaces the closure the program runs (see `Compiler.expr`).
+local. `ExprCompiler` checks every formula and gives its type first (see
+`Compiler.expr`).
 
 What keeps rule text out of the code (the project's promise 2):
 
@@ -34,14 +33,14 @@ limit (language/limits.py MAX_NUMBER), at the least cost:
   any other value, unless the compiler knows it to be a seat or a piece of
   the type (`Code.sure`: an element of the game's players, of a zone or of
   a component type, a value of a variable of a component type); such are
-  read as plain arithmetic or list indices (the closures check them all);
+  read as plain arithmetic or list indices;
 - a sum, a difference or a product is compared with the limit inline,
   unless the sizes of both sides are known to be small (`Code.bound`: a
   constant, a size, a table column of numbers).
 
-A formula the generator cannot write (Python refuses code nested too deep)
-keeps its closure, which computes the same. Runtime errors surface as
-before: the statement that evaluates the formula reports its rulebook line
+A formula Python refuses (nested too deep for its parser, which a long run
+of '+', '-' and '*' is not: it is one folded tuple) is rulebook/too-deep at
+load, at the formula. Runtime errors surface as before: the statement that evaluates the formula reports its rulebook line
 and column (`Machine._failure`). Where a formula's value is known while
 compiling (an option, a table, a constant define) it is folded, so a
 variant's switch costs nothing when the game runs.
@@ -189,8 +188,8 @@ def _literal(value):
 class PyFormulas:
     """Writes the formulas of one program as Python (see the module text).
 
-    It reads the same facts the closure compiler does (`ex`: layout,
-    options, table values, defines and the constant ones it worked out)."""
+    It reads the facts the expression checker found (`ex`: layout,
+    options, table values, defines and the fixed ones worked out)."""
 
     def __init__(self, ex, module: Module | None = None):
         self.ex = ex
@@ -441,7 +440,7 @@ class PyFormulas:
         return Code("[" + ", ".join(c.src for c in codes) + "]")
 
     def x_range(self, e, ctx, env):
-        """`A to B`: the function of `ranges`, the same the closure calls;
+        """`A to B`: the function of `ranges`;
         a constant where both ends are (the checker refused one too long)."""
         low, high = self.code(e["low"], ctx, env), self.code(e["high"], ctx, env)
         if low.const is not None and high.const is not None and type(low.const[0]) is int \
@@ -655,7 +654,7 @@ class PyFormulas:
         if looked_up is not None and looked_up < len(srcs) and pure:
             srcs[looked_up] = self.members(args[looked_up], e["args"][looked_up]).src
         impl = FUNCTIONS[fn].impl
-        if FUNCTIONS[fn].typed is not None:        # as the closure calls it
+        if FUNCTIONS[fn].typed is not None:        # as the checker picked it
             known = self.ex.typed_calls.get(id(e))
             impl = known[1] if known is not None else FUNCTIONS[fn].typed([])
         plain = getattr(impl, "plain", None)       # a builtin that needs no context

@@ -1,9 +1,8 @@
-"""The numbers of a range `A to B`, for both ways a formula runs.
+"""The numbers of a range `A to B`, as the generated code lists them.
 
 A range is a list of whole numbers, A, A + 1, … up to B, both included;
-empty when B is less than A. The closures of `expressions` and the Python
-of `pysource` call the same function here, made once per range of the
-rulebook (`numbers_of`), so the two cannot differ. The list is built only
+empty when B is less than A. The Python of `pysource` calls a function
+made here once per range of the rulebook (`numbers_of`). The list is built only
 after its length is known to be within MAX_RANGE and has been charged to
 the step's budget of formula work (runtime/budget.py), one unit a number:
 a range of a billion numbers stops at once with a coded error at the
