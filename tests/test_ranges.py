@@ -1,9 +1,9 @@
-"""Ranges `A to B` in a game: as the options of an action's parameter and of
-a `chooses`, as the collection of a `for each`, and as an aggregate's
-source, played a few steps through the `Game` API; where `to` belongs to a statement
+"""Ranges `A to B` in a game: as the options of an action's parameter and of a
+`chooses`, as the collection of a `for each`, and as an aggregate's source,
+played a few steps through the `Game` API; where `to` belongs to a statement
 (`move X to Y`, `add N to V`, `deal N from Z to W`) and where it makes a
-range; and how a range too long for the limits, or for the step's budget
-of formula work, stops. (Range values are table rows of tests/test_formulas.py;
+range; and how a range too long for the limits, or for the step's budget of
+formula work, stops. (Range values are table rows of tests/test_formulas.py;
 the errors of a rulebook are files of tests/language/.)"""
 
 from __future__ import annotations

@@ -2,10 +2,10 @@
 per-player index is a seat of this game (a negative one never counts from
 the end, none and other values are refused), a per-TYPE index is a piece of
 that type, and a piece's attribute is one its type has. Where the compiler
-knows the kind it is `rulebook/type` at the index; where only the game
-knows it (a define's parameter, a value of kind any, a list of mixed
-pieces), `rule/runtime` at the statement or formula being run, and never a write or a read of
-another slot of the state."""
+knows the kind it is `rulebook/type` at the index; where only the game knows
+it (a define's parameter, a value of kind any, a list of mixed pieces),
+`rule/runtime` at the statement or formula being run, and never a write or a
+read of another slot of the state."""
 
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ what is fixed at load, `compiled` holds a checked formula and its static
 tables, `optimise` what the checker knows beyond one node (a define fixed
 at load, a formula that reads one table), `aggregates` the results of
 ``count``, ``sum``, ``best`` and friends, `ranges` the numbers of ``A to
-B``, and `filters` moves each
-condition of an action's parameters to where its values are known. Then
+B``, and `filters` moves each condition of an action's parameters to where
+its values are known. Then
 `pysource` writes the formulas, and `pyblocks` the runs of statements that
 never stop for a decision, as Python from the checked IR: every identifier
 the compiler's own, every value from the rulebook a constant (no rule text

@@ -48,7 +48,6 @@ PAIRED = {"majority": _extreme(max, True), "minority": _extreme(min, True),
           "sorted": _sorted_pairs, "matched": _matching(True), "unmatched": _matching(False)}
 
 
-
 def _paired_type(single: bool):
     return lambda item_t, value_t: item_t if single else list_of(item_t)
 

@@ -346,10 +346,18 @@ class Compiler:
         return lambda s, env: base + positions[arg(s, env)]
 
     def zone_index(self, e, scope):
+        """The zone that the name or call `e` names, as ``f(state, env) -> i``
+        (``state.zones[i]``): a zone of two indices lies as z(a, b) = a *
+        inner + b, each argument checked as `indexed` checks one."""
         z = self.lay.zones[e["name"] if e["node"] == "name" else e["fn"]]
-        if z.index is None:
+        if z.index2 is None:
             return self.indexed(z, e, scope)
-        return self.ex.zone_at(z, [self.expr(a, scope) for a in e["args"]], e)
+        args = [self.expr(a, scope) for a in e["args"]]
+        for n, arg in enumerate(args):
+            self.ex.check_index(arg, e, n, z)
+        base, first, a0 = z.base, self.lay.positions(z.index), args[0].fn
+        inner, second, a1 = z.inner, self.lay.positions(z.index2), args[1].fn
+        return lambda s, env: base + first[a0(s, env)] * inner + second[a1(s, env)]
 
     def s_move(self, s, scope):
         return st.Move(s["at"], self.fn(s["what"], scope), self.zone_index(s["to"], scope))

@@ -39,7 +39,7 @@ class ExprCompiler(Shortcuts):
         self.options = options
         self.option_picks = {o["name"]: o["pick"]["of"] for o in ir["options"] if o.get("pick")}
         self.table = table        # name -> value for this player count
-        self.players = list(range(lay.n))
+        self.players = list(range(lay.n))     # the game's players (what `players` reads)
         self.defines = {d["name"]: d for d in ir["defines"]}
         self.compiled_defines: dict = {}
         self.define_types: dict = {}
@@ -174,20 +174,6 @@ class ExprCompiler(Shortcuts):
             return Compiled(None, list_of(CELL), e["at"])
         raise AssertionError(f"unresolved name {n} ({ref})")
 
-    def zone_at(self, z, args: list, e):
-        """The zone of z that the call `e` names, as ``f(state, env) -> i``
-        (``state.zones[i]``), each argument checked to be of its index's
-        kind, and when the game runs, to be a value of that index (a seat,
-        a piece of its type: `Layout.positions`). A zone of two indices
-        lies as z(a, b) = a * inner + b."""
-        for n, arg in enumerate(args):
-            self.check_index(arg, e, n, z)
-        base, first, a0 = z.base, self.lay.positions(z.index), args[0].fn
-        if z.index2 is None:
-            return lambda s, env: base + first[a0(s, env)]
-        inner, second, a1 = z.inner, self.lay.positions(z.index2), args[1].fn
-        return lambda s, env: base + first[a0(s, env)] * inner + second[a1(s, env)]
-
     def check_index(self, arg: Compiled, e, n: int, z) -> None:
         """The n-th argument of a call of a zone or variable `of each` is a
         player (or a number) for an index 'player', else a piece of the
@@ -230,6 +216,7 @@ class ExprCompiler(Shortcuts):
                 and self.evaluate is not None:
             # a formula of fixed things only (a grid's cells, component types,
             # options): worked out once here, by its generated code, not at every use
+            # (which finds the define checked: its calls read it as it is)
             self.compiled_defines[name] = c
             self.budget.reset()
             try:

@@ -2,11 +2,10 @@
 
 This module writes each formula as the Python a programmer would write for
 it, and has Python compile it once per player count: the only code a
-formula runs as. A top-level formula
-becomes ``def fN(s, env): return …``, a define with parameters a function
-``dN(s, v1, v2)`` that its callers call with positional arguments, an
-aggregate a small function with a plain loop whose element is a Python
-local. `ExprCompiler` checks every formula and gives its type first (see
+formula runs as. A top-level formula becomes ``def fN(s, env): return …``,
+a define with parameters a function ``dN(s, v1, v2)`` that its callers call
+with positional arguments, an aggregate a small function with a plain loop
+whose element is a Python local. `ExprCompiler` checks every formula and gives its type first (see
 `Compiler.expr`).
 
 What keeps rule text out of the code (the project's promise 2):
@@ -40,10 +39,11 @@ limit (language/limits.py MAX_NUMBER), at the least cost:
 
 A formula Python refuses (nested too deep for its parser, which a long run
 of '+', '-' and '*' is not: it is one folded tuple) is rulebook/too-deep at
-load, at the formula. Runtime errors surface as before: the statement that evaluates the formula reports its rulebook line
-and column (`Machine._failure`). Where a formula's value is known while
-compiling (an option, a table, a constant define) it is folded, so a
-variant's switch costs nothing when the game runs.
+load, at the formula. Runtime errors surface as before: the statement that
+evaluates the formula reports its rulebook line and column
+(`Machine._failure`). Where a formula's value is known while compiling (an
+option, a table, a constant define) it is folded, so a variant's switch
+costs nothing when the game runs.
 """
 
 from __future__ import annotations
@@ -254,12 +254,7 @@ class PyFormulas:
                       _where("formula", e))
             return self.mod.namespace[name]
         except _TooDeep:
-            self.ex.errors.append(NestingTooDeep(
-                "this formula nests too deep for Python to run it",
-                span_at(self.ex.ir["file"], e["at"]),
-                hint="name a part with 'define', or split a long formula into steps "
-                     "with 'let'"))
-            return _refused
+            return self._too_deep("this formula", e["at"])
 
     def checked(self, e: dict, scope: dict):
         """The function ``(state, env) -> value`` of a formula compiled on its
@@ -279,10 +274,15 @@ class PyFormulas:
         try:
             return self.mod.namespace[self.define_function(name)]
         except _TooDeep:
-            self.ex.errors.append(NestingTooDeep(
-                f"define '{name}' nests too deep for Python to run it",
-                span_at(self.ex.ir["file"], self.ex.defines[name]["name_at"])))
-            return _refused
+            return self._too_deep(f"define '{name}'", self.ex.defines[name]["name_at"])
+
+    def _too_deep(self, what: str, at) -> object:
+        """rulebook/too-deep at `at`, among the program's errors, for code
+        Python refused; the stand-in function that is never run."""
+        self.ex.errors.append(NestingTooDeep(
+            f"{what} nests too deep for Python to run it", span_at(self.ex.ir["file"], at),
+            hint="name a part with 'define', or split a long formula into steps with 'let'"))
+        return _refused
 
     def kept_options(self, source: dict, where: dict, name: str, key):
         """``(state, env) -> [(key, value)]`` of a choice 'one of SOURCE
@@ -832,16 +832,19 @@ class PyFormulas:
         terms = [self.code(first, ctx, env).src] + [self.code(x["right"], ctx, env).src
                                                       for x in chain]
         helper = self.mod.constant(
-            _folding(tuple(x["op"] for x in chain),
-                     tuple(too_large(span_at(self.ex.ir["file"], x["at"])) for x in chain)),
+            _folding(tuple(x["op"] for x in chain), tuple(self._refuse(x) for x in chain)),
             f"the sum at line {chain[-1]['at'][0]}, column {chain[-1]['at'][1]}, folded")
         return Code(f"{helper}(({', '.join(terms)},))")
 
     def refusal(self, e) -> str:
         """The constant's name of the function that refuses a number the
         formula `e` made past the bound (expressions.too_large)."""
-        return self.mod.constant(too_large(span_at(self.ex.ir["file"], e["at"])),
+        return self.mod.constant(self._refuse(e),
                                  f"the bound of numbers at line {e['at'][0]}, column {e['at'][1]}")
+
+    def _refuse(self, e):
+        """The function that refuses a number past the bound at formula `e`."""
+        return too_large(span_at(self.ex.ir["file"], e["at"]))
 
     # -- aggregates ---------------------------------------------------------------------
     def x_aggregate(self, e, ctx, env):
