@@ -63,13 +63,13 @@ class OptionsCompiler:
                                        "[r[1] for r in xs]")
             lines.append(f"{pad}xs = {found}")
             lines.append(f"{pad}if xs:")
-            lines.append(f"{pad}    out.append({k(dc.Product)}(p, {a.name!r}, [{keys}], "
+            lines.append(f"{pad}    out.append({k(dc.product_of)}(p, {a.name!r}, {keys}, "
                          f"{a.private!r}, {k(a.show)}, {values}))")
             lines.append(f"{pad}    n += len(xs)")
         if x.optional:
             lines.append(f"    out.append([({k(dc.Action)}(p, {dc.PASS!r}, ()), {dc.PASS!r})])")
             lines.append("    n += 1")
-        lines.append(f"    return {k(dc.Offer.made)}(out, n)")
+        lines.append(f"    return {k(dc.offer_of)}(out, n)")
         if not self.mod.added(lines, note=f"the options at line {x.at[0]}"):
             return None             # (listed through the actions themselves)
         return self.mod.namespace[name]

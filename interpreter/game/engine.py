@@ -23,13 +23,14 @@ from ..compiler.compiler import Program, compile_program
 from ..language import player_counts
 from ..language.limits import MAX_COMPILED
 from ..language.syntax import room_to_nest
-from ..runtime.decisions import Action, Actions, EachChooses, Offer, TakeAction
+from ..runtime.decisions import Action, EachChooses, Offer, TakeAction
 from ..runtime.hindsight import history_texts
 from ..runtime.explain import explain, text_key
 from ..errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleError, RulebookErrors,
                       FORMULA_ERRORS, SaveError, SaveMismatch, UnknownAction, as_rule_error,
                       did_you_mean)
 from ..runtime.saved import damaged, shown, state_from_data
+from ..runtime.budget import MAX_WORK
 from ..runtime.state import State, splitmix64
 from ..runtime.chance import CHANCE, Chance, ChanceOutcome, decide
 from ..runtime import views
@@ -242,31 +243,34 @@ class Game:
     def legal_actions(self, state: State, player: int) -> list:
         if state.over or player not in state.pending:
             return []
-        return Actions(self._bindings(state, player))
+        return self._bindings(state, player)
 
-    def _bindings(self, state: State, player: int) -> dict:
-        """{Action: binding} of one player's options (cached on the state)."""
+    def _bindings(self, state: State, player: int) -> Offer:
+        """One player's options (cached on the state)."""
         cache = state.cache
         if cache is None:
             cache = state.cache = {}
-        found = cache.get(player)
-        if found is None:
-            if player == CHANCE:          # chance takes chance outcomes, not actions
-                return Offer()
-            prog = self.program(state.n)
-            m = prog.machine
-            stmt, f = m.current_choice(state)
-            prog.budget.reset()
-            state.memo = {}     # the state holds still while its options are listed
-            try:        # as `running_rules`, without a context manager
-                found = stmt.options(m, state, f, player)
-                if type(found) is not Offer:
-                    found = Offer(found)
-                cache[player] = found
-            except (RuleError,) + FORMULA_ERRORS as e:
-                raise _rule_failure(m, stmt.at, e) from None
-            finally:
-                state.memo = None
+        else:
+            found = cache.get(player)
+            if found is not None:
+                return found
+        if player == CHANCE:          # chance takes chance outcomes, not actions
+            return Offer()
+        prog = self._programs.get(state.n) or self.program(state.n)
+        m = prog.machine
+        f = state.frames[-1]
+        stmt = m.blocks[f[0]].stmts[f[1]]
+        prog.budget.left = MAX_WORK
+        state.memo = {}     # the state holds still while its options are listed
+        try:        # as `running_rules`, without a context manager
+            found = stmt.options(m, state, f, player)
+            if type(found) is not Offer:
+                found = Offer(found)
+            cache[player] = found
+        except (RuleError,) + FORMULA_ERRORS as e:
+            raise _rule_failure(m, stmt.at, e) from None
+        finally:
+            state.memo = None
         return found
 
     def apply(self, state: State, action: Action) -> State:
@@ -283,7 +287,7 @@ class Game:
             binding = self._binding(state, action)
         s = state.successor()      # no events (they belong to one transition)
         frames = s.frames
-        self._step(self.program(state.n), s, action, binding)
+        self._step(self._programs.get(state.n) or self.program(state.n), s, action, binding)
         cache = state.cache
         if cache and len(state.pending) > 1 and not s.over and len(frames) == len(state.frames):
             g, h = frames[-1], state.frames[-1]
@@ -319,7 +323,7 @@ class Game:
         stmt = m.blocks[f[0]].stmts[f[1]]
         s.decisions += 1
         s.pending = ()
-        prog.budget.reset()
+        prog.budget.left = MAX_WORK
         try:            # as `running_rules`, without a context manager
             stmt.resolve(m, s, f, action, binding)
         except (RuleError,) + FORMULA_ERRORS as e:

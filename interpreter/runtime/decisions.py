@@ -5,9 +5,9 @@ decision; `ActionDef` lists an action's options. The statements that stop
 for a decision — `TakeAction`, `Choose`, `EachChooses` — give the engine each
 deciding player's options (`options`) and go on with the one picked
 (`resolve`). `Action` is the small frozen value a player picks; `Offer`
-holds one player's options, `Product` the options of an action whose
-parameters are independent (made only when looked at), and `Actions` is the
-read-only list `game.legal_actions` returns.
+holds one player's options and is the read-only list `game.legal_actions`
+returns, and `Product` holds the options of an action whose parameters are
+independent (made only when looked at).
 """
 
 from __future__ import annotations
@@ -170,10 +170,6 @@ class Product:
         # (bound when applied without looking for it again), or None
         self.values = values
 
-    def value(self, action):
-        """The value a one-parameter action of this product stands for."""
-        return self.values[action._at]
-
     def __len__(self) -> int:
         return self.size
 
@@ -214,12 +210,13 @@ class Parts(list):
     __slots__ = ()
 
 
-class Offer:
-    """One player's options at a decision: the actions in a fixed order and
-    what each binds (None: worked out from the action's keys when applied).
-    The actions of a `Product` are made only when listed and recognised by
-    their keys, so hundreds of placements cost almost nothing until a player
-    looks at them."""
+class Offer(Sequence):
+    """One player's options at a decision, and the read-only list
+    `game.legal_actions` returns: the actions in a fixed order and what each
+    binds (None: worked out from the action's keys when applied). The
+    actions of a `Product` are made only when looked at (indexing makes only
+    the one asked for) and recognised by their keys, so hundreds of
+    placements cost almost nothing until a player looks at them."""
 
     __slots__ = ("parts", "size", "_index")
 
@@ -228,27 +225,33 @@ class Offer:
         self.size = 0
         self._index = None
         if pairs:
-            self.extend(pairs)
+            self._extend(pairs)
 
-    @classmethod
-    def made(cls, parts: list, size: int) -> "Offer":
-        """An offer of the given parts, which hold `size` options."""
-        out = cls()
-        out.parts, out.size = parts, size
-        return out
-
-    def extend(self, pairs) -> None:
+    def _extend(self, pairs) -> None:
         if type(pairs) is not Product and type(pairs) is not list:
             pairs = list(pairs)
         if len(pairs):
             self.parts.append(pairs)
             self.size += len(pairs)
 
-    def append(self, pair) -> None:
-        self.extend([pair])
 
     def __len__(self) -> int:
         return self.size
+
+    def __getitem__(self, i):
+        if type(i) is int and 0 <= i < self.size:
+            parts = self.parts
+            if len(parts) == 1:             # (most decisions: one part)
+                one = parts[0]
+                return one[i][0] if type(one) is list else one.at(i)
+            return self.at(i)
+        if isinstance(i, slice):
+            return [self.at(k) for k in range(*i.indices(self.size))]
+        if i < 0:
+            i += self.size
+        if not 0 <= i < self.size:
+            raise IndexError("action index out of range")
+        return self.at(i)
 
     def __iter__(self):
         for part in self.parts:
@@ -257,6 +260,19 @@ class Offer:
             else:
                 for pair in part:
                     yield pair[0]
+
+    def __contains__(self, action) -> bool:
+        return isinstance(action, Action) and self.get(action, _ABSENT) is not _ABSENT
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (Offer, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
     def at(self, i: int) -> "Action":
         for part in self.parts:
@@ -298,48 +314,24 @@ class Offer:
         return default
 
 
-class Actions(Sequence):
-    """A player's legal actions as a read-only list (`game.legal_actions`):
-    indexing makes only the action asked for."""
+def offer_of(parts: list, size: int) -> Offer:
+    """An offer of the given parts, which hold `size` options (what the
+    compiled listers return: no check, no copy)."""
+    out = _new(Offer)
+    out.parts, out.size, out._index = parts, size, None
+    return out
 
-    __slots__ = ("_offer",)
 
-    def __init__(self, offer: Offer):
-        self._offer = offer
+def product_of(player, name, keys: list, private, show, values=None) -> "Product":
+    """The `Product` of one parameter's keys (with the value each stands
+    for, or None), made without `Product.__init__`'s general case."""
+    out = _new(Product)
+    out.player, out.name, out.lists, out.private, out.show = player, name, [keys], private, show
+    out.sets, out.size, out.values = None, len(keys), values
+    return out
 
-    def __len__(self) -> int:
-        return self._offer.size
 
-    def __getitem__(self, i):
-        offer = self._offer
-        n = offer.size
-        if type(i) is int and 0 <= i < n:
-            parts = offer.parts
-            if len(parts) == 1:             # (most decisions: one part)
-                one = parts[0]
-                return one[i][0] if type(one) is list else one.at(i)
-            return offer.at(i)
-        if isinstance(i, slice):
-            return [self._offer.at(k) for k in range(*i.indices(n))]
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("action index out of range")
-        return self._offer.at(i)
-
-    def __iter__(self):
-        return iter(self._offer)
-
-    def __contains__(self, action) -> bool:
-        return isinstance(action, Action) and self._offer.get(action, _ABSENT) is not _ABSENT
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, (Actions, list, tuple)):
-            return list(self) == list(other)
-        return NotImplemented
-
-    def __repr__(self) -> str:
-        return repr(list(self))
+_new = object.__new__
 
 
 _ABSENT = object()
@@ -500,12 +492,18 @@ class TakeAction(Stmt):
             if part:
                 out.size += added(out.parts, part)
         if self.optional:
-            out.append((Action(p, PASS, ()), PASS))
+            out._extend([(Action(p, PASS, ()), PASS)])
         return out
 
     def options(self, m, s, f, player) -> Offer:
-        out = self._offer(s, f, player)
-        if not out:
+        lister = self.lister
+        if lister is not None:
+            env = f[2].copy()
+            env["me"] = player
+            out = lister(s, env, player)
+        else:
+            out = self._offer(s, f, player)
+        if not out.size:
             # explain.py reads the decisions, so it is imported here, where it is needed
             from .explain import reasons_text, refusals
             here = m.span(self.at)
@@ -524,8 +522,8 @@ class TakeAction(Stmt):
             return
         a = self.actions_by_name[action.name]
         if type(binding) is Product and binding.values is not None:
-            value = binding.value(action)       # (the product this offer listed)
-            binding = dict(f[2])
+            value = binding.values[action._at]      # (the product this offer listed)
+            binding = f[2].copy()
             binding["me"] = action.player
             binding[a.params[0].name] = value
         elif binding is None or type(binding) is Product:
@@ -709,5 +707,5 @@ def _plain_text(k) -> str:
     return str(k)
 
 
-__all__ = ["PASS", "Action", "Actions", "ActionDef", "ChoiceSpec", "Offer", "TakeAction",
+__all__ = ["PASS", "Action", "ActionDef", "ChoiceSpec", "Offer", "TakeAction",
            "Choose", "EachChooses", "PICKS", "printer"]

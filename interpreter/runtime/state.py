@@ -87,8 +87,10 @@ class State:
     def copy(self, events: bool = True) -> "State":
         """An independent copy; without `events` the copy starts with none
         (what `Game.apply` wants: events belong to one transition)."""
-        s = self._clone(list(map(list.copy, self.zones)), self.loc[:], self.revealed[:], False)
-        s.events = [dict(e) for e in self.events] if events and self.events else []
+        s = self.successor()
+        s.own_board()
+        if events and self.events:
+            s.events = [dict(e) for e in self.events]
         return s
 
     def successor(self) -> "State":
@@ -96,13 +98,9 @@ class State:
         the board (zones, component places, revealed cards) with this state
         until a statement changes the board (`own_board`); many decisions
         move no card. Everything else is copied."""
-        return self._clone(self.zones, self.loc, self.revealed, True)
-
-    def _clone(self, zones, loc, revealed, shared: bool) -> "State":
-        """A state with this one's values, the given board, and no events."""
         s = _new_state(State)
         s.n = self.n
-        s.zones, s.loc, s.revealed, s.shared = zones, loc, revealed, shared
+        s.zones, s.loc, s.revealed, s.shared = self.zones, self.loc, self.revealed, True
         s.vars = self.vars[:]
         s.frames = [[f[0], f[1], f[2].copy(), f[3]] for f in self.frames]
         s.rng = self.rng
