@@ -35,7 +35,7 @@ class State:
     changes anything (`Game.apply` never touches its input)."""
 
     __slots__ = ("n", "zones", "loc", "vars", "revealed", "frames", "rng",
-                 "decisions", "pending", "over", "round", "turn", "events", "cache", "shared",
+                 "decisions", "pending", "over", "round", "turn", "events", "cache", "shared", "lent",
                  "memo", "chance")
 
     def __init__(self, n, zones, loc, vars_, revealed, frames, rng, decisions=0,
@@ -61,6 +61,10 @@ class State:
         self.memo = None
         # the board (zones, loc, revealed) is another state's until changed
         self.shared = False
+        # once changed (`own_board`), the zones of the state it came from: a
+        # zone whose list is still that state's is copied before it changes
+        # (`zone_to_change`); None when every zone is this state's
+        self.lent = None
         # None: the rules draw from `rng`; a `chance.Chance`: every draw is a
         # chance node (`Game.new_game(chance=True)`)
         self.chance = chance
@@ -88,7 +92,7 @@ class State:
         """An independent copy; without `events` the copy starts with none
         (what `Game.apply` wants: events belong to one transition)."""
         s = self.successor()
-        s.own_board()
+        s.own_board(every_zone=True)
         if events and self.events:
             s.events = [dict(e) for e in self.events]
         return s
@@ -96,11 +100,14 @@ class State:
     def successor(self) -> "State":
         """The copy `Game.apply` changes: it starts with no events and shares
         the board (zones, component places, revealed cards) with this state
-        until a statement changes the board (`own_board`); many decisions
-        move no card. Everything else is copied."""
+        until a statement changes the board (`own_board`), and each zone
+        until a statement changes that zone (`zone_to_change`); many
+        decisions move no card, most move a card or two. Everything else is
+        copied."""
         s = _new_state(State)
         s.n = self.n
         s.zones, s.loc, s.revealed, s.shared = self.zones, self.loc, self.revealed, True
+        s.lent = None
         s.vars = self.vars[:]
         s.frames = [[f[0], f[1], f[2].copy(), f[3]] for f in self.frames]
         s.rng = self.rng
@@ -116,12 +123,31 @@ class State:
         s.chance = None if c is None else c.copy()
         return s
 
-    def own_board(self) -> None:
-        """Gives a state from `successor` a board of its own, before a change."""
-        self.zones = list(map(list.copy, self.zones))
-        self.loc = self.loc[:]
-        self.revealed = self.revealed[:]
-        self.shared = False
+    def own_board(self, every_zone: bool = False) -> None:
+        """Gives a state from `successor` a board of its own, before a change:
+        the places of the components and the revealed cards, and the list of
+        zones, whose zones stay the other state's until one changes
+        (`zone_to_change`); with `every_zone`, each zone too (a statement
+        that moves whole zones about)."""
+        if every_zone:
+            self.zones = list(map(list.copy, self.zones))
+            self.lent = None
+        elif self.shared:
+            self.lent = self.zones
+            self.zones = self.zones[:]
+        if self.shared:
+            self.loc = self.loc[:]
+            self.revealed = self.revealed[:]
+            self.shared = False
+
+    def zone_to_change(self, i: int) -> list:
+        """Zone `i` as this state's own list, before a statement changes it
+        (after `own_board`)."""
+        z = self.zones[i]
+        lent = self.lent
+        if lent is not None and z is lent[i]:
+            z = self.zones[i] = z[:]
+        return z
 
     # -- counters the API exposes --------------------------------------------
     @property

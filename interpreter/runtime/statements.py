@@ -440,8 +440,10 @@ def _flatten(v):
 def move_components(m, s, cids, dest: int) -> None:
     if s.shared:
         s.own_board()
-    zones, loc, revealed = s.zones, s.loc, s.revealed
+    zones, loc, revealed, lent = s.zones, s.loc, s.revealed, s.lent
     target = zones[dest]
+    if lent is not None and target is lent[dest]:     # (State.zone_to_change, written out)
+        target = zones[dest] = target[:]
     low, high = m.zone_range[dest]
     for c in cids:
         if not (isinstance(c, int) and low <= c < high):
@@ -451,7 +453,10 @@ def move_components(m, s, cids, dest: int) -> None:
                             hint="a zone holds components of the type it is declared with")
         where = loc[c]
         if where >= 0:
-            zones[where].remove(c)
+            z = zones[where]
+            if lent is not None and z is lent[where]:
+                z = zones[where] = z[:]
+            z.remove(c)
         target.append(c)
         loc[c] = dest
         revealed[c] = False
@@ -498,9 +503,9 @@ class Shuffle(Stmt):
             s.own_board()
         zone = self.zone(s, f[2])
         if s.chance is None:
-            s.shuffle(s.zones[zone])
+            s.shuffle(s.zone_to_change(zone))
         else:                   # decided card by card at chance nodes (runtime/chance.py)
-            s.zones[zone][:] = s.chance.order(s.zones[zone], zone)
+            s.zone_to_change(zone)[:] = s.chance.order(s.zones[zone], zone)
 
 
 class Reveal(Stmt):
@@ -875,8 +880,7 @@ class Rotate(Stmt):
         self.at, self.base, self.by = at, base, by
 
     def run(self, m, s, f):
-        if s.shared:
-            s.own_board()
+        s.own_board(every_zone=True)       # (zones change places: each its own first)
         n, base = s.n, self.base
         k = self.by(s, f[2]) % n
         old = s.zones[base:base + n]
