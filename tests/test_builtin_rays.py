@@ -129,3 +129,11 @@ def test_the_ray_is_the_walk_step_by_step_up_to_the_edge_of_the_plane():
         cells = near if as_set else sorted(near)
         assert grid.ray(grid.cell(x, y), dx, dy, cells) == _walked(grid.cell(x, y), dx, dy, near)
     check()
+
+
+# The generated code writes `neighbours` out as four sums: through a
+# rulebook, they are the builtin's four cells, in its order.
+def test_neighbours_through_the_generated_code_are_the_builtins():
+    assert evaluate("neighbours(cell(2, 3))") == grid.neighbours(grid.cell(2, 3))
+    assert evaluate("neighbours(cell(0 - 4, 0))") == grid.neighbours(grid.cell(-4, 0))
+    assert xy(evaluate("neighbours(runner)")) == [(2, 3), (3, 2), (2, 1), (1, 2)]

@@ -214,8 +214,8 @@ class RunCompiler:
         """'move WHAT to ZONE', as `Move.run` does it: WHAT, then the zone."""
         t = self.mod.fresh("t")
         self.emit(depth, f"{t} = {self.expr(s['what'], env)}", sid)
-        self.emit(depth, f"{self.mod.constant(st.move_components)}(m, s, "
-                         f"{self.mod.constant(st._flatten)}({t}), {self.zone(s['to'], env)})", sid)
+        self.emit(depth, f"{self.mod.constant(st.move_value)}(m, s, {t}, "
+                         f"{self.zone(s['to'], env)})", sid)
 
     def deal(self, s, env, depth, sid) -> None:
         """'deal K from ZONE to ZONE', as `Deal.run` does it (`statements.top`)."""

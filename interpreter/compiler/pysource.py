@@ -650,6 +650,11 @@ class PyFormulas:
             return self.shared(self._cell(srcs), e)
         if fn == "abs" and len(srcs) == 1:
             return Code(f"abs({srcs[0]})", bound=args[0].bound)
+        if fn == "neighbours" and len(srcs) == 1:
+            (c,) = self._temporaries("neighbours", srcs, 1)
+            return self.shared(Code("[" + ", ".join(
+                f"({c} := {srcs[0]}) + {step}" if k == 0 else f"{c} + {step}"
+                for k, step in enumerate(grid.STEPS)) + "]"), e)
         looked_up = FUNCTIONS[fn].members
         if looked_up is not None and looked_up < len(srcs) and pure:
             srcs[looked_up] = self.members(args[looked_up], e["args"][looked_up]).src
@@ -665,16 +670,21 @@ class PyFormulas:
     def _cell(self, srcs: list) -> Code:
         """`cell(x, y)` as arithmetic where x and y are whole numbers on the
         plane; anything else goes to the builtin, which says what is wrong."""
-        names = self._temps.get(("cell", *srcs))        # the same call, the same text
-        if names is None:
-            names = self._temps[("cell", *srcs)] = (self.mod.fresh("t"), self.mod.fresh("t"))
-        x, y = names
+        x, y = self._temporaries("cell", srcs, 2)
         whole, limit = self.mod.constant(int), grid.LIMIT
         return Code(f"((({x} + {grid.OFFSET}) * {grid.BASE} + {y} + {grid.OFFSET}) "
                     f"if (({x} := {srcs[0]}), ({y} := {srcs[1]})) and {x}.__class__ is {whole} "
                     f"and {y}.__class__ is {whole} and -{limit} <= {x} <= {limit} "
                     f"and -{limit} <= {y} <= {limit} "
                     f"else {self.mod.constant(grid.cell)}({x}, {y}))")
+
+    def _temporaries(self, fn: str, srcs: list, count: int) -> tuple:
+        """The locals an inlined builtin's call keeps its arguments in: the
+        same call, the same names."""
+        names = self._temps.get((fn, *srcs))
+        if names is None:
+            names = self._temps[(fn, *srcs)] = tuple(self.mod.fresh("t") for _ in range(count))
+        return names
 
     def index(self, decl, args: list) -> str:
         """The slot of a zone's or variable's instance `of each player/TYPE`

@@ -437,6 +437,11 @@ def _flatten(v):
     return [] if v is None else [v]
 
 
+def move_value(m, s, value, dest: int) -> None:
+    """'move WHAT to ZONE' of a value: a piece, none, or a list of them."""
+    move_components(m, s, (value,) if value.__class__ is int else _flatten(value), dest)
+
+
 def move_components(m, s, cids, dest: int) -> None:
     if s.shared:
         s.own_board()
@@ -470,7 +475,7 @@ class Move(Stmt):
 
     def run(self, m, s, f):
         env = f[2]
-        move_components(m, s, _flatten(self.what(s, env)), self.to(s, env))
+        move_value(m, s, self.what(s, env), self.to(s, env))
 
 
 class Deal(Stmt):
