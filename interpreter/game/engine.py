@@ -371,14 +371,32 @@ class Game:
         return s
 
     def _play_out(self, prog: Program, s: State, rng, limit: int) -> None:
+        """The loop of `playout`: `_bindings` and `_advance` written out for a
+        state that is nobody else's (no option cache kept, no board to own)."""
+        m, budget, blocks = prog.machine, prog.budget, prog.machine.blocks
+        randrange = rng.randrange
         steps = 0
         while not s.over and steps < limit:
             player = s.pending[0]
             if player == CHANCE:      # a game in chance mode: chance drawn with `rng` too
                 self._chance_step(s, s, _sampled(self._chance_node(s), rng))
                 continue
-            offer = self._bindings(s, player)
-            i = rng.randrange(offer.size)
+            f = s.frames[-1]
+            stmt = blocks[f[0]].stmts[f[1]]
+            cache = s.cache         # ('if able' lists the options as it stops)
+            offer = cache.get(player) if cache is not None else None
+            if offer is None:
+                budget.left = MAX_WORK
+                s.memo = {}
+                try:
+                    offer = stmt.options(m, s, f, player)
+                    if type(offer) is not Offer:
+                        offer = Offer(offer)
+                except (RuleError,) + FORMULA_ERRORS as e:
+                    raise _rule_failure(m, stmt.at, e) from None
+                finally:
+                    s.memo = None
+            i = randrange(offer.size)
             for part in offer.parts:
                 size = len(part)
                 if i < size:
@@ -388,7 +406,16 @@ class Game:
                 action, binding = part[i]
             else:
                 action, binding = part.at(i), part
-            self._advance(prog, s, action, binding)
+            s.cache = None
+            s.events = []
+            s.decisions += 1
+            s.pending = ()
+            budget.left = MAX_WORK
+            try:
+                stmt.resolve(m, s, f, action, binding)
+            except (RuleError,) + FORMULA_ERRORS as e:
+                raise _rule_failure(m, stmt.at, e) from None
+            m.run(s)
             steps += 1
 
     # -- chance nodes (a game started with chance=True) -------------------------
