@@ -113,6 +113,14 @@ def test_ids_masks_and_observations_over_random_games(name, n):
                     assert len(mask) == space.size
                     assert {i for i, bit in enumerate(mask) if bit} == set(ids)
                     assert space.legal_ids(s, p) == sorted(ids)
+                    # by id, the engine's own actions (listed once for the
+                    # state), which apply takes as it takes action_of's
+                    legal = space.legal(s, p)
+                    assert legal == {i: a for a, i in zip(actions, ids)}
+                    assert space.legal(s, p) is legal
+                    i = ids[step % len(ids)]
+                    assert space.legal_action(s, p, i) is legal[i]
+                    assert game.apply(s, legal[i]) == game.apply(s, space.action_of(i, p))
                 for viewer in [*range(n), None]:
                     seen = game.observation(s, viewer)
                     assert len(seen) == spec.size
@@ -180,6 +188,10 @@ def test_an_id_not_legal_now_is_an_action_that_apply_refuses():
     i = mask.index(0)
     with pytest.raises(IllegalAction):
         game.apply(s, space.action_of(i, p))
+    with pytest.raises(IllegalAction):          # not listed: action_of's, refused the same way
+        game.apply(s, space.legal_action(s, p, i))
+    with pytest.raises(OutsideSpace):
+        space.legal_action(s, p, space.size)
     assert len(space.names) == space.size and space.names[i] == space.text(i)
 
 

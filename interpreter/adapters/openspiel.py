@@ -289,7 +289,7 @@ def _classes():
             if rules.game.is_chance(m.state):
                 chosen = rules.chance_outcome(m.state, action)
             else:
-                chosen = rules.action(rules.game.to_move(m.state)[0], action)
+                chosen = rules.action(rules.game.to_move(m.state)[0], action, m.state)
             state = rules.game.apply(m.state, chosen)
             texts = rules.transition_texts(
                 lambda viewer: f"{_who(chosen.player)} {chosen.text_for(viewer)}",

@@ -134,7 +134,7 @@ def _environment_class():
                 self._was_dead_step(action)
                 return
             seat = self.seats[agent]
-            chosen = self.rules.action(seat, action)
+            chosen = self.rules.action(seat, action, self.game_state)
             self.game_state = self.game.apply(self.game_state, chosen)
             self._cumulative_rewards[agent] = 0.0
             self._clear_rewards()

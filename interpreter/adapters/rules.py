@@ -148,9 +148,13 @@ class Rules:
     def new_game(self, seed: int, chance: bool = False):
         return self.game.new_game(players=self.players, seed=seed, chance=chance)
 
-    def action(self, player: int, action_id: int):
-        """The action of an id (a NumPy integer too) for `player`."""
-        return self.space.action_of(int(action_id), player)
+    def action(self, player: int, action_id: int, state=None):
+        """The action of an id (a NumPy integer too) for `player`; with the
+        `state` it is taken in, the engine's own action where it is legal
+        there, which `apply` takes without looking for it again."""
+        if state is None:
+            return self.space.action_of(int(action_id), player)
+        return self.space.legal_action(state, player, int(action_id))
 
     def chance_ids(self, state) -> list:
         """[(id, probability)] at a chance node: an outcome's id is its place

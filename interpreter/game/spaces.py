@@ -39,7 +39,7 @@ from math import comb, factorial, prod
 from ..compiler.optimise import _binders, names_read, reads_no_state
 from ..errors import FORMULA_ERRORS, OutsideSpace, RuleError, RulebookError, SpaceTooLarge, span_at
 from ..runtime.choices import groups_keys, kinds_keys, many_keys
-from ..runtime.decisions import PASS, Action, Choose, EachChooses, TakeAction
+from ..runtime.decisions import PASS, Action, Choose, EachChooses, Offer, TakeAction
 from ..stdlib import grid
 from ..stdlib.types import BOOL, CELL, NUMBER, PLAYER, SYMBOL, elem, is_comp
 
@@ -135,21 +135,41 @@ class ActionSpace:
             self._names = [str(a) for part in self.parts for a in part.actions(0)]
         return self._names
 
+    def legal(self, state, player: int) -> dict:
+        """{id: Action} of `player`'s legal actions in `state` that the space
+        holds: the engine's own actions, which `apply` takes without looking
+        for them again (worked out once for the options of a state)."""
+        offer = self._game.legal_actions(state, player)
+        listed = type(offer) is Offer        # ([] for a player not to move)
+        kept = offer.ids if listed else None
+        if kept is not None and kept[0] is self:
+            return kept[1]
+        find = self._find
+        out = {}
+        for a in offer:
+            i = find(a)
+            if i is not None:
+                out.setdefault(i, a)
+        if listed:
+            offer.ids = (self, out)
+        return out
+
+    def legal_action(self, state, player: int, i: int) -> Action:
+        """The action of id `i` for `player` in `state`: the engine's own
+        where it is legal (no search when applied), else `action_of`'s,
+        which `apply` refuses."""
+        found = self.legal(state, player).get(i) if type(i) is int else None
+        return found if found is not None else self.action_of(i, player)
+
     def legal_ids(self, state, player: int) -> list:
         """The ids of `player`'s legal actions in `state` that the space holds, ascending."""
-        find = self._find
-        ids = {find(a) for a in self._game.legal_actions(state, player)}
-        ids.discard(None)
-        return sorted(ids)
+        return sorted(self.legal(state, player))
 
     def mask(self, state, player: int) -> bytes:
         """One byte per id: 1 for `player`'s legal actions in `state`, else 0."""
         out = bytearray(self.size)
-        find = self._find
-        for a in self._game.legal_actions(state, player):
-            i = find(a)
-            if i is not None:
-                out[i] = 1
+        for i in self.legal(state, player):
+            out[i] = 1
         return bytes(out)
 
 

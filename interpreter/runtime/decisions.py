@@ -218,12 +218,15 @@ class Offer(Sequence):
     the one asked for) and recognised by their keys, so hundreds of
     placements cost almost nothing until a player looks at them."""
 
-    __slots__ = ("parts", "size", "_index")
+    __slots__ = ("parts", "size", "_index", "ids")
 
     def __init__(self, pairs=None):
         self.parts: list = []       # Products and lists of (action, binding) pairs
         self.size = 0
         self._index = None
+        # (the action space, {id: action}) once an action space numbered
+        # these options (ActionSpace.legal), or None
+        self.ids = None
         if pairs:
             self._extend(pairs)
 
@@ -318,7 +321,7 @@ def offer_of(parts: list, size: int) -> Offer:
     """An offer of the given parts, which hold `size` options (what the
     compiled listers return: no check, no copy)."""
     out = _new(Offer)
-    out.parts, out.size, out._index = parts, size, None
+    out.parts, out.size, out._index, out.ids = parts, size, None, None
     return out
 
 
