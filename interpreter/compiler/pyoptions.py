@@ -51,17 +51,22 @@ class OptionsCompiler:
                 lines.append(f"{pad}if xs:")
                 lines.append(f"{pad}    n += {k(dc.added)}(out, xs)")
                 continue
-            # one parameter: a product of its keys, with the values its
-            # compiled `where` found (bound when taken) where it has one
+            # one parameter: a product of its keys, with the values they
+            # stand for (bound when taken) where its listing finds them
             kept = spec.kept
-            if kept is None:
-                found, keys, values = f"{k(spec)}.keys(s, env)", "xs", "None"
-            elif getattr(kept, "own_keys", False):
-                found, keys, values = f"{k(kept)}(s, env)", "xs", "xs"
+            if kept is None and spec.kind == "one" and spec.where is None:
+                # its keys and the value of each (ChoiceSpec.found)
+                lines.append(f"{pad}xs, vs = {k(spec.found)}(s, env)")
+                keys, values = "xs", "vs"
             else:
-                found, keys, values = (f"{k(kept)}(s, env)", "[r[0] for r in xs]",
-                                       "[r[1] for r in xs]")
-            lines.append(f"{pad}xs = {found}")
+                if kept is None:
+                    found, keys, values = f"{k(spec)}.keys(s, env)", "xs", "None"
+                elif getattr(kept, "own_keys", False):
+                    found, keys, values = f"{k(kept)}(s, env)", "xs", "xs"
+                else:
+                    found, keys, values = (f"{k(kept)}(s, env)", "[r[0] for r in xs]",
+                                           "[r[1] for r in xs]")
+                lines.append(f"{pad}xs = {found}")
             lines.append(f"{pad}if xs:")
             lines.append(f"{pad}    out.append({k(dc.product_of)}(p, {a.name!r}, {keys}, "
                          f"{a.private!r}, {k(a.show)}, {values}))")

@@ -68,6 +68,28 @@ class ChoiceSpec:
             return kinds_keys(values, self.key, self.groups(s, env), self.size(s, env), s.memo)
         return groups_keys(values, self.key, self.groups(s, env), self.size(s, env), s.memo)
 
+    def found(self, s, env) -> tuple:
+        """(keys, values) of a choice 'one of …' without a `where`: its keys
+        as `keys` lists them, and the value each stands for (the first
+        element with that key), so that taking one binds it by its place."""
+        values = self.source(s, env)
+        key = self.key
+        if key is same:
+            keys = list(dict.fromkeys(values))
+            return keys, keys
+        table = getattr(key, "table", None)
+        first: dict = {}
+        if table is not None and type(values) is list and None not in values:
+            for k, v in zip(map(table.__getitem__, values), values):
+                if k not in first:
+                    first[k] = v
+        else:
+            for v in values:
+                k = key(v)
+                if k not in first:
+                    first[k] = v
+        return list(first), list(first.values())
+
     def pairs(self, s, env) -> list:
         """[(key, value)] of every option, in the order of `keys`, reading the
         source once (for a parameter that later ones read)."""
@@ -166,8 +188,10 @@ class Product:
             for keys in lists:
                 size *= len(keys)
             self.size = size
-        # of one parameter: the value each key stands for, in the keys' order
-        # (bound when applied without looking for it again), or None
+        # the value each key stands for, in the keys' order (bound when
+        # applied without looking for it again), or None: of one parameter
+        # a list; of several, a list per parameter (None for a parameter
+        # whose values are worked out from its keys when applied)
         self.values = values
 
     def __len__(self) -> int:
@@ -178,19 +202,29 @@ class Product:
         if len(lists) == 1:
             return Action(self.player, self.name, (lists[0][i],), self.private, self.show, self, i)
         keys = []
+        at = i
         for options in reversed(lists):
             i, k = divmod(i, len(options))
             keys.append(options[k])
         return Action(self.player, self.name, tuple(reversed(keys)), self.private, self.show,
-                      self)
+                      self, at)
+
+    def places(self, i: int) -> list:
+        """The place of option `i`'s key in each parameter's list."""
+        out = []
+        for options in reversed(self.lists):
+            i, k = divmod(i, len(options))
+            out.append(k)
+        out.reverse()
+        return out
 
     def __iter__(self):
         player, name, private, show = self.player, self.name, self.private, self.show
         if len(self.lists) == 1:
             return (Action(player, name, (k,), private, show, self, i)
                     for i, k in enumerate(self.lists[0]))
-        return (Action(player, name, ks, private, show, self)
-                for ks in itertools.product(*self.lists))
+        return (Action(player, name, ks, private, show, self, i)
+                for i, ks in enumerate(itertools.product(*self.lists)))
 
     def holds(self, action) -> bool:
         args = action.args
@@ -385,13 +419,17 @@ class ActionDef:
         if len(params) == 1 and requires is None:      # (a `requires` checked first)
             return self._one(s, player, env)
         if self.independent:
-            lists = []
+            lists, values = [], []
             for spec in params:          # a parameter without options: no action at all
-                keys = spec.keys(s, env)
+                if spec.kind == "one" and spec.where is None and spec.kept is None:
+                    keys, found = spec.found(s, env)
+                else:
+                    keys, found = spec.keys(s, env), None
                 if not keys:
                     return []
                 lists.append(keys)
-            return Product(player, name, lists, private, show)
+                values.append(found)
+            return Product(player, name, lists, private, show, values)
         if requires is None:
             return self._last_free(s, player, env)
         return [(Action(player, name, keys, private, show), bound)
@@ -429,8 +467,12 @@ class ActionDef:
         spec = self.params[0]
         kept = spec.kept
         if kept is None:
-            keys = spec.keys(s, env)
-            return Product(player, self.name, [keys], self.private, self.show) if keys else []
+            if spec.kind == "one" and spec.where is None:
+                keys, values = spec.found(s, env)
+            else:
+                keys, values = spec.keys(s, env), None
+            return Product(player, self.name, [keys], self.private, self.show, values) \
+                if keys else []
         found = kept(s, env)
         if not found:
             return []
@@ -525,10 +567,16 @@ class TakeAction(Stmt):
             return
         a = self.actions_by_name[action.name]
         if type(binding) is Product and binding.values is not None:
-            value = binding.values[action._at]      # (the product this offer listed)
-            binding = f[2].copy()
+            # (the product this offer listed: the values by the option's place)
+            product, binding = binding, f[2].copy()
             binding["me"] = action.player
-            binding[a.params[0].name] = value
+            if len(a.params) == 1:
+                binding[a.params[0].name] = product.values[action._at]
+            else:
+                for spec, found, k, key in zip(a.params, product.values,
+                                               product.places(action._at), action.args):
+                    binding[spec.name] = found[k] if found is not None else \
+                        spec.value(s, binding, key)
         elif binding is None or type(binding) is Product:
             binding = a.bind(s, action.player, f[2], action.args)
         else:
