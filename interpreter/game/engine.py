@@ -516,9 +516,9 @@ class Game:
         return found
 
     def _outcome(self, state: State) -> Outcome:
-        prog = self.program(state.n)
+        prog = self._programs.get(state.n) or self.program(state.n)
         players = range(state.n)
-        prog.budget.reset()
+        prog.budget.left = MAX_WORK
         tie_break, score = prog.tie_break, prog.score.fn
         winners = None
         with running_rules(prog.machine, prog.score.at):
@@ -541,7 +541,8 @@ class Game:
         if winners is None:
             best = max(full)
             winners = tuple([p for p in players if full[p] == best])
-        ranking = tuple(sorted(players, key=lambda p: (p not in winners, _neg(full[p]), p)))
+        ranking = tuple([k[2] for k in sorted([(p not in winners, _neg(full[p]), p)
+                                               for p in players])])
         return Outcome(scores, ranking, winners, parts, tuple(values), tuple(prog.steps),
                        _decided_by(prog, full, winners, ranking), prog.lowest_wins)
 
@@ -777,7 +778,7 @@ def _as_list(value) -> list:
 
 
 def _neg(t):
-    return tuple(-x if isinstance(x, (int, float)) else 0 for x in t)
+    return tuple([-x if isinstance(x, (int, float)) else 0 for x in t])
 
 
 def _without_spans(node):
