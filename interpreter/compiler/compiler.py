@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..runtime import decisions as dc
 from ..runtime import statements as st
 from ..errors import FORMULA_ERRORS, RuleError, RulebookErrors, as_rule_error, span_at
+from ..stdlib import grid
 from ..stdlib.builtins import FUNCTIONS
 from ..runtime.choices import key_function
 from .compiled import Compiled
@@ -77,6 +78,9 @@ def teller(type_: str, lay: Layout):
     if is_comp(type_):
         display = lay.display
         return lambda v: display[v] if isinstance(v, int) else told(v)
+    if type_ == CELL:
+        cell_text = grid.text
+        return lambda v: cell_text(v) if v.__class__ is int else told(v)
     return told
 
 
