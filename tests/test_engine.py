@@ -128,7 +128,8 @@ def test_illegal_and_unknown_actions_leave_the_state_unchanged():
 def test_no_state_of_a_game_changes_after_it_was_made():
     """apply shares the board of its input with the result until a
     statement changes it: every earlier state of a game, and its branches,
-    must stay as they were."""
+    must stay as they were, also when the state they came from is a scratch
+    copy that `advance` changes afterwards."""
     import random
     root = Path(__file__).resolve().parent.parent / "rulebooks"
     # (Festival of Lights rotates whole hands, Hearts moves a card a decision,
@@ -145,8 +146,10 @@ def test_no_state_of_a_game_changes_after_it_was_made():
             branch = g.apply(s, actions[-1])         # a branch not taken,
             if not branch.over:                      # and one from it
                 g.apply(branch, g.legal_actions(branch, g.to_move(branch)[0])[0])
-            scratch = s.copy()                       # a search player's own copy
-            g.advance(scratch, actions[0])
+            scratch = s.copy()                       # a search player's own copy,
+            child = g.apply(scratch, actions[0])     # a state made from it,
+            kept.append((child, json.dumps(child.to_data(), sort_keys=True)))
+            g.advance(scratch, actions[-1])          # and the copy going on in place
             s = g.apply(s, actions[rng.randrange(len(actions))])
         for old, data in kept:
             assert json.dumps(old.to_data(), sort_keys=True) == data

@@ -117,7 +117,8 @@ def test_ids_masks_and_observations_over_random_games(name, n):
                     # state), which apply takes as it takes action_of's
                     legal = space.legal(s, p)
                     assert legal == {i: a for a, i in zip(actions, ids)}
-                    assert space.legal(s, p) is legal
+                    with pytest.raises(TypeError):   # read-only: the state's own
+                        legal[-1] = None
                     i = ids[step % len(ids)]
                     assert space.legal_action(s, p, i) is legal[i]
                     assert game.apply(s, legal[i]) == game.apply(s, space.action_of(i, p))

@@ -34,7 +34,9 @@ from __future__ import annotations
 
 import bisect
 import itertools
+from collections.abc import Mapping
 from math import comb, factorial, prod
+from types import MappingProxyType
 
 from ..compiler.optimise import _binders, names_read, reads_no_state
 from ..errors import FORMULA_ERRORS, OutsideSpace, RuleError, RulebookError, SpaceTooLarge, span_at
@@ -135,10 +137,14 @@ class ActionSpace:
             self._names = [str(a) for part in self.parts for a in part.actions(0)]
         return self._names
 
-    def legal(self, state, player: int) -> dict:
+    def legal(self, state, player: int) -> Mapping:
         """{id: Action} of `player`'s legal actions in `state` that the space
-        holds: the engine's own actions, which `apply` takes without looking
-        for them again (worked out once for the options of a state)."""
+        holds, read-only: the engine's own actions, which `apply` takes
+        without looking for them again (worked out once for the options of a
+        state)."""
+        return MappingProxyType(self._legal(state, player))
+
+    def _legal(self, state, player: int) -> dict:
         offer = self._game.legal_actions(state, player)
         listed = type(offer) is Offer        # ([] for a player not to move)
         kept = offer.ids if listed else None
@@ -158,17 +164,17 @@ class ActionSpace:
         """The action of id `i` for `player` in `state`: the engine's own
         where it is legal (no search when applied), else `action_of`'s,
         which `apply` refuses."""
-        found = self.legal(state, player).get(i) if type(i) is int else None
+        found = self._legal(state, player).get(i) if type(i) is int else None
         return found if found is not None else self.action_of(i, player)
 
     def legal_ids(self, state, player: int) -> list:
         """The ids of `player`'s legal actions in `state` that the space holds, ascending."""
-        return sorted(self.legal(state, player))
+        return sorted(self._legal(state, player))
 
     def mask(self, state, player: int) -> bytes:
         """One byte per id: 1 for `player`'s legal actions in `state`, else 0."""
         out = bytearray(self.size)
-        for i in self.legal(state, player):
+        for i in self._legal(state, player):
             out[i] = 1
         return bytes(out)
 

@@ -91,7 +91,7 @@ class State:
     def copy(self, events: bool = True) -> "State":
         """An independent copy; without `events` the copy starts with none
         (what `Game.apply` wants: events belong to one transition)."""
-        s = self.successor()
+        s = self._next(True)
         s.own_board(every_zone=True)
         if events and self.events:
             s.events = [dict(e) for e in self.events]
@@ -103,10 +103,16 @@ class State:
         until a statement changes the board (`own_board`), and each zone
         until a statement changes that zone (`zone_to_change`); many
         decisions move no card, most move a card or two. Everything else is
-        copied."""
+        copied. This state then shares its board too: changed in place
+        (`Game.advance`), it copies before it changes, as the successor does."""
+        self.shared = True
+        return self._next(True)
+
+    def _next(self, shared: bool) -> "State":
+        """A state with this one's values, its board this one's, no events."""
         s = _new_state(State)
         s.n = self.n
-        s.zones, s.loc, s.revealed, s.shared = self.zones, self.loc, self.revealed, True
+        s.zones, s.loc, s.revealed, s.shared = self.zones, self.loc, self.revealed, shared
         s.lent = None
         s.vars = self.vars[:]
         s.frames = [[f[0], f[1], f[2].copy(), f[3]] for f in self.frames]
