@@ -438,15 +438,24 @@ class ActionDef:
     def _last_free(self, s, player, env) -> "Parts":
         """The options of parameters that read earlier ones, with no
         `requires`: for every choice of the others, a `Product` of the last
-        one's keys. Nothing reads the last value while listing, so it is
-        worked out only for the option taken (`bind`)."""
-        last = self.params[-1]
+        one's keys, with the values chosen before it and, for a 'one of',
+        the value of each of its keys (bound by their places when taken);
+        another kind of choice works the last value out only for the option
+        taken (`bind`)."""
+        last, firsts = self.params[-1], self.params[:-1]
         out = Parts()
-        for keys, bound in self._prefixes(s, env, len(self.params) - 1):
-            found = last.keys(s, bound)
+        for keys, bound in self._prefixes(s, env, len(firsts)):
+            if last.kind != "one":
+                found, values = last.keys(s, bound), None
+            elif last.where is None:
+                found, values = last.found(s, bound)
+            else:
+                pairs = last.pairs(s, bound)
+                found, values = [k for k, _ in pairs], [v for _, v in pairs]
             if found:
                 out.append(Product(player, self.name, [[k] for k in keys] + [found],
-                                   self.private, self.show))
+                                   self.private, self.show,
+                                   [[bound[spec.name]] for spec in firsts] + [values]))
         return out
 
     def _prefixes(self, s, env, count: int, i: int = 0, keys: tuple = ()):
