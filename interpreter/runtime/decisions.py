@@ -68,6 +68,17 @@ class ChoiceSpec:
             return kinds_keys(values, self.key, self.groups(s, env), self.size(s, env), s.memo)
         return groups_keys(values, self.key, self.groups(s, env), self.size(s, env), s.memo)
 
+    def listed(self, s, env) -> tuple:
+        """(keys, values): the keys of every option, as `keys` lists them,
+        and for a 'one of' the value each stands for (else None), so that
+        taking an option binds it by its place."""
+        if self.kind != "one":
+            return self.keys(s, env), None
+        if self.where is None:
+            return self.found(s, env)
+        pairs = self.pairs(s, env)
+        return [k for k, _ in pairs], [v for _, v in pairs]
+
     def found(self, s, env) -> tuple:
         """(keys, values) of a choice 'one of …' without a `where`: its keys
         as `keys` lists them, and the value each stands for (the first
@@ -421,10 +432,7 @@ class ActionDef:
         if self.independent:
             lists, values = [], []
             for spec in params:          # a parameter without options: no action at all
-                if spec.kind == "one" and spec.where is None and spec.kept is None:
-                    keys, found = spec.found(s, env)
-                else:
-                    keys, found = spec.keys(s, env), None
+                keys, found = spec.listed(s, env)
                 if not keys:
                     return []
                 lists.append(keys)
@@ -445,13 +453,7 @@ class ActionDef:
         last, firsts = self.params[-1], self.params[:-1]
         out = Parts()
         for keys, bound in self._prefixes(s, env, len(firsts)):
-            if last.kind != "one":
-                found, values = last.keys(s, bound), None
-            elif last.where is None:
-                found, values = last.found(s, bound)
-            else:
-                pairs = last.pairs(s, bound)
-                found, values = [k for k, _ in pairs], [v for _, v in pairs]
+            found, values = last.listed(s, bound)
             if found:
                 out.append(Product(player, self.name, [[k] for k in keys] + [found],
                                    self.private, self.show,
@@ -476,10 +478,7 @@ class ActionDef:
         spec = self.params[0]
         kept = spec.kept
         if kept is None:
-            if spec.kind == "one" and spec.where is None:
-                keys, values = spec.found(s, env)
-            else:
-                keys, values = spec.keys(s, env), None
+            keys, values = spec.listed(s, env)
             return Product(player, self.name, [keys], self.private, self.show, values) \
                 if keys else []
         found = kept(s, env)
@@ -607,9 +606,10 @@ def added(parts: list, part) -> int:
     return len(part)
 
 
-def _decision_actions(memo: dict, player, spec, keys, private):
-    """[(Action, None)] for the keys of a decision, or a `Product` of them
-    when they are tuples (several components picked). The actions of plain
+def _decision_actions(memo: dict, player, spec, keys, private, values=None):
+    """[(Action, value)] for the keys of a decision and the values they
+    stand for (None: worked out when taken), or a `Product` of them when
+    they are tuples (several components picked). The actions of plain
     keys (numbers, words, component classes) are kept by player and key:
     they are values, and the same few come up all game. (Not yes/no, which
     equal 1 and 0 as keys but print otherwise, nor tuples, which may hold
@@ -621,14 +621,14 @@ def _decision_actions(memo: dict, player, spec, keys, private):
     mine = memo.get(player)
     if mine is None or len(mine) > 10_000:
         mine = memo[player] = {}
-    for k in keys:
+    for i, k in enumerate(keys):
         if type(k) is int or type(k) is str:
             a = mine.get(k)
             if a is None:
                 a = mine[k] = Action(player, spec.name, (k,), private, spec.show)
         else:
             a = Action(player, spec.name, (k,), private, spec.show)
-        out.append((a, None))
+        out.append((a, None if values is None else values[i]))
     return out
 
 
@@ -649,14 +649,16 @@ class Choose(Stmt):
     def options(self, m, s, f, player) -> list:
         p = player
         spec = self.spec
-        out = _decision_actions(self.memo, p, spec, spec.keys(s, f[2]), False)
+        keys, values = spec.listed(s, f[2])
+        out = _decision_actions(self.memo, p, spec, keys, False, values)
         if not out:
             raise RuleStuck(f"P{p} must choose {_named(spec)} but there is nothing to choose "
                             f"from", m.span(self.at))
         return out
 
     def resolve(self, m, s, f, action, value) -> None:
-        value = self.spec.value(s, f[2], action.args[0])
+        if value is None or type(value) is Product:       # (not listed with its key)
+            value = self.spec.value(s, f[2], action.args[0])
         f[2][self.spec.name] = list(value) if isinstance(value, list) else value
         f[1] += 1
 
@@ -708,15 +710,16 @@ class EachChooses(Stmt):
 
     def options(self, m, s, f, player) -> list:
         spec = self.spec
-        keys = spec.keys(s, self._env(f[2], player))
+        keys, values = spec.listed(s, self._env(f[2], player))
         if not keys:
             raise RuleStuck(f"P{player} must choose {_named(spec)} but there is nothing to "
                             f"choose from", m.span(self.at))
-        return _decision_actions(self.memo, player, spec, keys, True)
+        return _decision_actions(self.memo, player, spec, keys, True, values)
 
     def resolve(self, m, s, f, action, value) -> None:
         env = f[2]
-        value = self.spec.value(s, self._env(env, action.player), action.args[0])
+        if value is None or type(value) is Product:       # (not listed with its key)
+            value = self.spec.value(s, self._env(env, action.player), action.args[0])
         picks = dict(env[PICKS])
         # kept in a one-element list: a pick may itself be none-like (player 0)
         picks[str(action.player)] = [list(value) if isinstance(value, list) else value]
