@@ -616,6 +616,7 @@ def _run_actors(ray, sources, plan, games, workers, coverage, take, started) -> 
     owner: dict = {}                   # chunk sent → (slot, worker, chunk, times played before)
     starting: dict = {}                # a new worker's `ready` → (slot, worker, failed starts)
     failed: list = []                  # (chunk, times played, cause) given up
+    dead: set = set()                  # the workers whose death gave a chunk up
     replayed, cause, more = 0, "", True               # more: chunks left in todo
 
     def fill() -> None:
@@ -669,6 +670,8 @@ def _run_actors(ray, sources, plan, games, workers, coverage, take, started) -> 
             # same seeds, the chunk would raise it again.
             if raised or tries == RETRIES:
                 failed.append((chunk, tries + 1, cause))
+                if not raised:
+                    dead.add(worker)
             elif not last:
                 if current:
                     replace(slot, worker)
@@ -699,7 +702,12 @@ def _run_actors(ray, sources, plan, games, workers, coverage, take, started) -> 
             if not failed:
                 fill()
         if (failed or lost) and owner:
-            # The chunks already back count; no other is waited for.
+            # The chunks already back count; no other is waited for, but
+            # those the dead worker held, which Ray gives up on at once:
+            # each of them ran out as well, and the error names them all
+            held = [ref for ref, (_, worker, _, _) in owner.items() if worker in dead]
+            if held:
+                ray.wait(held, num_returns=len(held), timeout=DEAD_SECONDS)
             ready, _ = ray.wait(list(owner), num_returns=len(owner), timeout=0)
             for ref in ready:
                 settle(ref, last=True)
@@ -721,6 +729,9 @@ RETRIES = 2
 # With no worker left, how long to wait for a new one to start (for a CPU
 # to be free on the cluster) before the run stops.
 START_SECONDS = 60
+# How long a stopping run waits for Ray to give up the other chunks of the
+# worker whose death stopped it (it does so at once; this bounds a stall).
+DEAD_SECONDS = 5
 
 
 def _failure(failed: list, sources: list, lost: Optional[str],
