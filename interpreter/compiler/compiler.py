@@ -45,10 +45,11 @@ class Program:
     formulas: PyFormulas | None = None  # what writes it, for a formula compiled later
     lowest_wins: bool = False      # 'lowest score wins': lower scores rank first
 
-    def __post_init__(self):
-        # the formulas' work in the current step (runtime/budget.py); the
-        # Game restarts it at each step of its API
-        self.budget = self.exprs.budget
+    @property
+    def budget(self):
+        """The formulas' work in the current step (runtime/budget.py); the
+        Game restarts it at each step of its API."""
+        return self.exprs.budget
 
 
 def _source_words(key: dict) -> str:

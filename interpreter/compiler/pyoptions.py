@@ -6,11 +6,11 @@ them through those objects costs several calls for each action before any
 option is found. This module writes, for each such statement, a function
 ``oN(s, env, p)`` that lists them as those calls do, in the same order and
 with the same values: the use limit of each action is read from its slot,
-an action of one parameter filtered by a compiled `where` takes the keys
-and values its compiled loop finds, one of another parameter its keys,
-and every other action lists itself through `ActionDef.options`. The
-statement calls it when the engine asks for the options
-(`TakeAction._offer`).
+an action of one parameter takes the keys its choice lists, with the
+values they stand for where it lists them (`ChoiceSpec.listed`: a compiled
+`where`'s loop, a 'one of' source's first element of each key), and every
+other action lists itself through `ActionDef.options`. The statement calls
+it when the engine asks for the options (`TakeAction.options`).
 
 The text follows `pysource`'s rules: its identifiers are the compiler's
 own and everything from the rulebook is a constant of the module.
@@ -53,23 +53,10 @@ class OptionsCompiler:
                 continue
             # one parameter: a product of its keys, with the values they
             # stand for (bound when taken) where its listing finds them
-            kept = spec.kept
-            if kept is None and spec.kind == "one" and spec.where is None:
-                # its keys and the value of each (ChoiceSpec.found)
-                lines.append(f"{pad}xs, vs = {k(spec.found)}(s, env)")
-                keys, values = "xs", "vs"
-            else:
-                if kept is None:
-                    found, keys, values = f"{k(spec)}.keys(s, env)", "xs", "None"
-                elif getattr(kept, "own_keys", False):
-                    found, keys, values = f"{k(kept)}(s, env)", "xs", "xs"
-                else:
-                    found, keys, values = (f"{k(kept)}(s, env)", "[r[0] for r in xs]",
-                                           "[r[1] for r in xs]")
-                lines.append(f"{pad}xs = {found}")
+            lines.append(f"{pad}xs, r = {k(spec.listed)}(s, env)")
             lines.append(f"{pad}if xs:")
-            lines.append(f"{pad}    out.append({k(dc.product_of)}(p, {a.name!r}, {keys}, "
-                         f"{a.private!r}, {k(a.show)}, {values}))")
+            lines.append(f"{pad}    out.append({k(dc.product_of)}(p, {a.name!r}, xs, "
+                         f"{a.private!r}, {k(a.show)}, r))")
             lines.append(f"{pad}    n += len(xs)")
         if x.optional:
             lines.append(f"    out.append([({k(dc.Action)}(p, {dc.PASS!r}, ()), {dc.PASS!r})])")

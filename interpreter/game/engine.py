@@ -30,7 +30,6 @@ from ..errors import (GameOver, IllegalAction, NotYourTurn, OptionError, RuleErr
                       FORMULA_ERRORS, SaveError, SaveMismatch, UnknownAction, as_rule_error,
                       did_you_mean)
 from ..runtime.saved import damaged, shown, state_from_data
-from ..runtime.budget import MAX_WORK
 from ..runtime.state import State, splitmix64
 from ..runtime.chance import CHANCE, Chance, ChanceOutcome, decide
 from ..runtime import views
@@ -256,22 +255,24 @@ class Game:
                 return found
         if player == CHANCE:          # chance takes chance outcomes, not actions
             return Offer()
-        prog = self._programs.get(state.n) or self.program(state.n)
+        found = cache[player] = self._listed(self.program(state.n), state, player)
+        return found
+
+    def _listed(self, prog: Program, state: State, player: int) -> Offer:
+        """One player's options at the decision the state stands at, listed
+        now with a budget of their own."""
         m = prog.machine
         f = state.frames[-1]
         stmt = m.blocks[f[0]].stmts[f[1]]
-        prog.budget.left = MAX_WORK
+        prog.budget.reset()
         state.memo = {}     # the state holds still while its options are listed
         try:        # as `running_rules`, without a context manager
             found = stmt.options(m, state, f, player)
-            if type(found) is not Offer:
-                found = Offer(found)
-            cache[player] = found
         except (RuleError,) + FORMULA_ERRORS as e:
             raise _rule_failure(m, stmt.at, e) from None
         finally:
             state.memo = None
-        return found
+        return found if type(found) is Offer else Offer(found)
 
     def apply(self, state: State, action: Action) -> State:
         cache = state.cache
@@ -287,7 +288,7 @@ class Game:
             binding = self._binding(state, action)
         s = state.successor()      # no events (they belong to one transition)
         frames = s.frames
-        self._step(self._programs.get(state.n) or self.program(state.n), s, action, binding)
+        self._step(self.program(state.n), s, action, binding)
         cache = state.cache
         if cache and len(state.pending) > 1 and not s.over and len(frames) == len(state.frames):
             g, h = frames[-1], state.frames[-1]
@@ -323,7 +324,7 @@ class Game:
         stmt = m.blocks[f[0]].stmts[f[1]]
         s.decisions += 1
         s.pending = ()
-        prog.budget.left = MAX_WORK
+        prog.budget.reset()
         try:            # as `running_rules`, without a context manager
             stmt.resolve(m, s, f, action, binding)
         except (RuleError,) + FORMULA_ERRORS as e:
@@ -371,32 +372,19 @@ class Game:
         return s
 
     def _play_out(self, prog: Program, s: State, rng, limit: int) -> None:
-        """The loop of `playout`: `_bindings` and `_advance` written out for a
-        state that is nobody else's (no option cache kept, no board to own)."""
-        m, budget, blocks = prog.machine, prog.budget, prog.machine.blocks
-        randrange = rng.randrange
+        """The loop of `playout`, on a state that is nobody else's: no option
+        cache kept, no board to own."""
         steps = 0
         while not s.over and steps < limit:
             player = s.pending[0]
             if player == CHANCE:      # a game in chance mode: chance drawn with `rng` too
                 self._chance_step(s, s, _sampled(self._chance_node(s), rng))
                 continue
-            f = s.frames[-1]
-            stmt = blocks[f[0]].stmts[f[1]]
             cache = s.cache         # ('if able' lists the options as it stops)
             offer = cache.get(player) if cache is not None else None
             if offer is None:
-                budget.left = MAX_WORK
-                s.memo = {}
-                try:
-                    offer = stmt.options(m, s, f, player)
-                    if type(offer) is not Offer:
-                        offer = Offer(offer)
-                except (RuleError,) + FORMULA_ERRORS as e:
-                    raise _rule_failure(m, stmt.at, e) from None
-                finally:
-                    s.memo = None
-            i = randrange(offer.size)
+                offer = self._listed(prog, s, player)
+            i = rng.randrange(offer.size)
             for part in offer.parts:
                 size = len(part)
                 if i < size:
@@ -408,14 +396,7 @@ class Game:
                 action, binding = part.at(i), part
             s.cache = None
             s.events = []
-            s.decisions += 1
-            s.pending = ()
-            budget.left = MAX_WORK
-            try:
-                stmt.resolve(m, s, f, action, binding)
-            except (RuleError,) + FORMULA_ERRORS as e:
-                raise _rule_failure(m, stmt.at, e) from None
-            m.run(s)
+            self._step(prog, s, action, binding)
             steps += 1
 
     # -- chance nodes (a game started with chance=True) -------------------------
@@ -516,9 +497,9 @@ class Game:
         return found
 
     def _outcome(self, state: State) -> Outcome:
-        prog = self._programs.get(state.n) or self.program(state.n)
+        prog = self.program(state.n)
         players = range(state.n)
-        prog.budget.left = MAX_WORK
+        prog.budget.reset()
         tie_break, score = prog.tie_break, prog.score.fn
         winners = None
         with running_rules(prog.machine, prog.score.at):

@@ -59,10 +59,10 @@ def one_keys(values: list, key) -> list:
 def _keys(key, values):
     """The key of each element, in order: the values themselves where they
     are their own keys."""
-    return values if key is same else map(_fast(key, values), values)
+    return values if key is same else map(fast_key(key, values), values)
 
 
-def _fast(key, values):
+def fast_key(key, values):
     """`key`, or for component keys of a list without none its table's
     item getter (the same keys, without a Python call per element)."""
     table = getattr(key, "table", None)
@@ -166,7 +166,7 @@ def pick_one(values: list, key, k):
             return values[values.index(k)]
         except ValueError:
             raise KeyError(k) from None
-    for v, kv in zip(values, map(_fast(key, values), values)):
+    for v, kv in zip(values, map(fast_key(key, values), values)):
         if kv == k:
             return v
     raise KeyError(k)

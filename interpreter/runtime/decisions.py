@@ -16,8 +16,8 @@ import itertools
 from collections.abc import Sequence
 
 from ..stdlib import grid
-from .choices import (groups_keys, kinds_keys, many_keys, one_keys, pick_groups, pick_many,
-                      pick_one, same)
+from .choices import (fast_key, groups_keys, kinds_keys, many_keys, one_keys, pick_groups,
+                      pick_many, pick_one, same)
 from ..errors import RuleError, RuleStuck
 from .layout import Layout
 from ..stdlib.types import CELL, PLAYER, elem, is_comp
@@ -74,32 +74,20 @@ class ChoiceSpec:
         taking an option binds it by its place."""
         if self.kind != "one":
             return self.keys(s, env), None
+        kept = self.kept
+        if kept is not None:            # the compiled loop of a 'one of … where'
+            found = kept(s, env)
+            if getattr(kept, "own_keys", False):
+                return found, found
+            return [k for k, _ in found], [v for _, v in found]
         if self.where is None:
-            return self.found(s, env)
+            if self.key is same:
+                keys = list(dict.fromkeys(self.source(s, env)))
+                return keys, keys
+            first = self._first(s, env)
+            return list(first), list(first.values())
         pairs = self.pairs(s, env)
         return [k for k, _ in pairs], [v for _, v in pairs]
-
-    def found(self, s, env) -> tuple:
-        """(keys, values) of a choice 'one of …' without a `where`: its keys
-        as `keys` lists them, and the value each stands for (the first
-        element with that key), so that taking one binds it by its place."""
-        values = self.source(s, env)
-        key = self.key
-        if key is same:
-            keys = list(dict.fromkeys(values))
-            return keys, keys
-        table = getattr(key, "table", None)
-        first: dict = {}
-        if table is not None and type(values) is list and None not in values:
-            for k, v in zip(map(table.__getitem__, values), values):
-                if k not in first:
-                    first[k] = v
-        else:
-            for v in values:
-                k = key(v)
-                if k not in first:
-                    first[k] = v
-        return list(first), list(first.values())
 
     def pairs(self, s, env) -> list:
         """[(key, value)] of every option, in the order of `keys`, reading the
@@ -110,14 +98,7 @@ class ChoiceSpec:
             if getattr(self.kept, "own_keys", False):
                 return [(v, v) for v in self.kept(s, env)]
             return self.kept(s, env)
-        values = self.source(s, env)
-        key = self.key
-        if key is same:
-            first = {v: v for v in dict.fromkeys(values)}     # (the first of equal values)
-        else:
-            first = {}
-            for v in values:
-                first.setdefault(key(v), v)
+        first = self._first(s, env)
         if self.where is None:
             return list(first.items())
         inner = dict(env)
@@ -127,6 +108,19 @@ class ChoiceSpec:
             if self.where(s, inner):
                 kept.append((k, v))
         return kept
+
+    def _first(self, s, env) -> dict:
+        """{key: the first element of the source with that key}, in the
+        order the keys first come (what `pick_one` finds for each)."""
+        values = self.source(s, env)
+        key = self.key
+        if key is same:
+            return {v: v for v in dict.fromkeys(values)}     # (the first of equal values)
+        first: dict = {}
+        for k, v in zip(map(fast_key(key, values), values), values):
+            if k not in first:
+                first[k] = v
+        return first
 
     def value(self, s, env, k):
         """The concrete value an option's key stands for."""
@@ -212,13 +206,8 @@ class Product:
         lists = self.lists
         if len(lists) == 1:
             return Action(self.player, self.name, (lists[0][i],), self.private, self.show, self, i)
-        keys = []
-        at = i
-        for options in reversed(lists):
-            i, k = divmod(i, len(options))
-            keys.append(options[k])
-        return Action(self.player, self.name, tuple(reversed(keys)), self.private, self.show,
-                      self, at)
+        keys = tuple([options[k] for options, k in zip(lists, self.places(i))])
+        return Action(self.player, self.name, keys, self.private, self.show, self, i)
 
     def places(self, i: int) -> list:
         """The place of option `i`'s key in each parameter's list."""
@@ -281,7 +270,6 @@ class Offer(Sequence):
         if len(pairs):
             self.parts.append(pairs)
             self.size += len(pairs)
-
 
     def __len__(self) -> int:
         return self.size
@@ -474,20 +462,9 @@ class ActionDef:
 
     def _one(self, s, player, env):
         """The options of one parameter: a product of its keys, with the
-        value each stands for where one loop found them (`one of … where`)."""
-        spec = self.params[0]
-        kept = spec.kept
-        if kept is None:
-            keys, values = spec.listed(s, env)
-            return Product(player, self.name, [keys], self.private, self.show, values) \
-                if keys else []
-        found = kept(s, env)
-        if not found:
-            return []
-        if getattr(kept, "own_keys", False):
-            return Product(player, self.name, [found], self.private, self.show, found)
-        keys, values = map(list, zip(*found))
-        return Product(player, self.name, [keys], self.private, self.show, values)
+        value each stands for where the listing finds them (`ChoiceSpec.listed`)."""
+        keys, values = self.params[0].listed(s, env)
+        return Product(player, self.name, [keys], self.private, self.show, values) if keys else []
 
     def bind(self, s, player, env, args) -> dict:
         env = dict(env)

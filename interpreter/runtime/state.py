@@ -59,7 +59,8 @@ class State:
         # while legal actions are listed (the state cannot change): the values
         # of define calls, by define and arguments (see optimise.memoized)
         self.memo = None
-        # the board (zones, loc, revealed) is another state's until changed
+        # the board (zones, loc, revealed) is shared with another state (a
+        # successor, or the state this one succeeds) until changed
         self.shared = False
         # once changed (`own_board`), the zones of the state it came from: a
         # zone whose list is still that state's is copied before it changes
@@ -91,7 +92,7 @@ class State:
     def copy(self, events: bool = True) -> "State":
         """An independent copy; without `events` the copy starts with none
         (what `Game.apply` wants: events belong to one transition)."""
-        s = self._next(True)
+        s = self._next()
         s.own_board(every_zone=True)
         if events and self.events:
             s.events = [dict(e) for e in self.events]
@@ -106,13 +107,13 @@ class State:
         copied. This state then shares its board too: changed in place
         (`Game.advance`), it copies before it changes, as the successor does."""
         self.shared = True
-        return self._next(True)
+        return self._next()
 
-    def _next(self, shared: bool) -> "State":
-        """A state with this one's values, its board this one's, no events."""
+    def _next(self) -> "State":
+        """A state with this one's values, sharing its board, with no events."""
         s = _new_state(State)
         s.n = self.n
-        s.zones, s.loc, s.revealed, s.shared = self.zones, self.loc, self.revealed, shared
+        s.zones, s.loc, s.revealed, s.shared = self.zones, self.loc, self.revealed, True
         s.lent = None
         s.vars = self.vars[:]
         s.frames = [[f[0], f[1], f[2].copy(), f[3]] for f in self.frames]
@@ -130,11 +131,11 @@ class State:
         return s
 
     def own_board(self, every_zone: bool = False) -> None:
-        """Gives a state from `successor` a board of its own, before a change:
-        the places of the components and the revealed cards, and the list of
-        zones, whose zones stay the other state's until one changes
-        (`zone_to_change`); with `every_zone`, each zone too (a statement
-        that moves whole zones about)."""
+        """Gives a state whose board is shared (`successor`) a board of its
+        own, before a change: the places of the components and the revealed
+        cards, and the list of zones, whose zones stay the other state's
+        until one changes (`zone_to_change`); with `every_zone`, each zone
+        too (a statement that moves whole zones about)."""
         if every_zone:
             self.zones = list(map(list.copy, self.zones))
             self.lent = None

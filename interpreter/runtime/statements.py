@@ -445,10 +445,8 @@ def move_value(m, s, value, dest: int) -> None:
 def move_components(m, s, cids, dest: int) -> None:
     if s.shared:
         s.own_board()
-    zones, loc, revealed, lent = s.zones, s.loc, s.revealed, s.lent
-    target = zones[dest]
-    if lent is not None and target is lent[dest]:     # (State.zone_to_change, written out)
-        target = zones[dest] = target[:]
+    loc, revealed = s.loc, s.revealed
+    target = s.zone_to_change(dest)
     low, high = m.zone_range[dest]
     for c in cids:
         if not (isinstance(c, int) and low <= c < high):
@@ -458,10 +456,7 @@ def move_components(m, s, cids, dest: int) -> None:
                             hint="a zone holds components of the type it is declared with")
         where = loc[c]
         if where >= 0:
-            z = zones[where]
-            if lent is not None and z is lent[where]:
-                z = zones[where] = z[:]
-            z.remove(c)
+            s.zone_to_change(where).remove(c)
         target.append(c)
         loc[c] = dest
         revealed[c] = False
