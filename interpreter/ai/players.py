@@ -140,30 +140,31 @@ class ISMCTSPlayer:
 
     def _pick(self, node, keys, mover):
         """The child to follow among `keys` (those available now): a random
-        untried one, expanded, or else the best by UCB1; (key, child, new)."""
+        untried one, expanded, or else the best by UCB1; (the key's place
+        in `keys`, child, new)."""
         children = node.children
         untried = []
         available = []
         # One look-up per key: hashing actions is most of the tree's cost.
-        for k in keys:
+        for i, k in enumerate(keys):
             child = children.get(k)
             if child is None:
-                untried.append(k)
+                untried.append(i)
             else:
                 child.avail += 1
-                available.append((k, child))
+                available.append((i, child))
         if untried:
-            k = untried[self.rng.randrange(len(untried))]
-            child = children[k] = _Node(mover)
+            i = untried[self.rng.randrange(len(untried))]
+            child = children[keys[i]] = _Node(mover)
             child.avail = 1
-            return k, child, True
+            return i, child, True
         c = self.c
-        best, best_k, best_child = -1.0, None, None
-        for k, ch in available:
+        best, best_i, best_child = -1.0, None, None
+        for i, ch in available:
             ucb = ch.value / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
             if ucb > best:
-                best, best_k, best_child = ucb, k, ch
-        return best_k, best_child, False
+                best, best_i, best_child = ucb, i, ch
+        return best_i, best_child, False
 
     def act(self, game, view, actions):
         if len(actions) == 1:
@@ -182,13 +183,17 @@ class ISMCTSPlayer:
                 mover = state.pending[0]
                 legal = game.legal_actions(state, mover)
                 new = False
+                places = None
                 if self.groups:
-                    name, node, new = self._pick(node, _names(legal), mover)
+                    names = _names(legal)
+                    i, node, new = self._pick(node, names, mover)
                     path.append(node)
-                    legal = [a for a in legal if a.name == name]
-                action, node, new_action = self._pick(node, legal, mover)
+                    places = [k for k, a in enumerate(legal) if a.name == names[i]]
+                    legal = [legal[k] for k in places]
+                i, node, new_action = self._pick(node, legal, mover)
                 path.append(node)
-                game.advance(state, action)     # the sampled state is this iteration's own
+                # the sampled state is this iteration's own: the move taken in place
+                game.advance_move(state, mover, i if places is None else places[i])
                 if new or new_action:
                     break
             # random playout, inside the engine

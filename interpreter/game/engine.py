@@ -286,6 +286,18 @@ class Game:
                 self._chance_step(state, s, action)
                 return s
             binding = self._binding(state, action)
+        return self._applied(state, action, binding)
+
+    def apply_move(self, state: State, player: int, move: int) -> State:
+        """`apply` of the option at place `move` of `legal_actions(state,
+        player)`: a move is that index, checked by range and taken by place
+        (nothing is looked for, no action is built for a list that had
+        none). An index out of range, or not an int, is refused as an
+        illegal action (action/illegal), and the state stays as it was."""
+        action, binding = self._moved(state, player, move)
+        return self._applied(state, action, binding)
+
+    def _applied(self, state: State, action: Action, binding) -> State:
         s = state.successor()      # no events (they belong to one transition)
         frames = s.frames
         self._step(self.program(state.n), s, action, binding)
@@ -316,6 +328,22 @@ class Game:
                                 hint="list the legal actions to see what is allowed")
         return binding
 
+    def _moved(self, state: State, player: int, move) -> tuple:
+        """(action, binding) of a player's legal move; raises the error an
+        illegal one earns."""
+        if state.over:
+            raise GameOver("the game is over; no more moves")
+        if player not in state.pending:
+            raise NotYourTurn(f"{_who(player) if type(player) is int else repr(player)} is not "
+                              "to move; waiting for " + ", ".join(_who(p) for p in state.pending))
+        offer = self._bindings(state, player)
+        if type(move) is not int or not 0 <= move < offer.size:
+            places = f"0 to {offer.size - 1}" if offer.size else "none"
+            raise IllegalAction(f"{move!r} is not a legal move for {_who(player)} now: a move is "
+                                f"the place of an option among its legal actions ({places})",
+                                hint="list the legal actions to see what is allowed")
+        return offer.taken(move)
+
     def _step(self, prog: Program, s: State, action: Action, binding) -> None:
         """Takes a legal action in `s`, which becomes the next state: one step
         of the API, with one budget for the binding and the rules after it."""
@@ -344,6 +372,12 @@ class Game:
             self._chance_step(state, state, action)
             return
         binding = self._binding(state, action)
+        self._advance(self.program(state.n), state, action, binding)
+
+    def advance_move(self, state: State, player: int, move: int) -> None:
+        """`apply_move` for a scratch state of a search player, in place, as
+        `advance` is for `apply`."""
+        action, binding = self._moved(state, player, move)
         self._advance(self.program(state.n), state, action, binding)
 
     def _advance(self, prog: Program, s: State, action: Action, binding) -> None:
@@ -384,16 +418,7 @@ class Game:
             offer = cache.get(player) if cache is not None else None
             if offer is None:
                 offer = self._listed(prog, s, player)
-            i = rng.randrange(offer.size)
-            for part in offer.parts:
-                size = len(part)
-                if i < size:
-                    break
-                i -= size
-            if type(part) is list:
-                action, binding = part[i]
-            else:
-                action, binding = part.at(i), part
+            action, binding = offer.taken(rng.randrange(offer.size))
             s.cache = None
             s.events = []
             self._step(prog, s, action, binding)

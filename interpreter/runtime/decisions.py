@@ -318,6 +318,16 @@ class Offer(Sequence):
             i -= n
         raise IndexError("no such action")
 
+    def taken(self, i: int) -> tuple:
+        """(action, binding) of the option at place `i`, 0 <= i < size: what
+        taking move `i` binds, found by its place, not looked for."""
+        for part in self.parts:
+            n = len(part)
+            if i < n:
+                return part[i] if type(part) is list else (part.at(i), part)
+            i -= n
+        raise IndexError("no such action")
+
     def get(self, action, default=None):
         """The binding of a legal action, or `default`: for an action one of
         this offer's products listed, that product (TakeAction.resolve binds
