@@ -444,11 +444,11 @@ def test_the_schema_knows_every_aggregate_and_formula_kind():
     """The IR schema, the builtin table and the compiler list the same names."""
     from interpreter.stdlib.builtins import AGGREGATES
     from interpreter.language.data import schema
-    from interpreter.compiler.expressions import ExprCompiler
+    from interpreter.language.formulas import FormulaChecker
     defs = schema("rulebook.schema.json")["$defs"]
     assert set(defs["aggregate"]["properties"]["fn"]["enum"]) == set(AGGREGATES)
     kinds = set(defs["expr"]["properties"]["node"]["enum"])
-    assert kinds == {name[2:] for name in dir(ExprCompiler) if name.startswith("e_")}
+    assert kinds == {name[2:] for name in dir(FormulaChecker) if name.startswith("e_")}
 
 
 @pytest.mark.parametrize("source, expected", [

@@ -15,13 +15,13 @@ from ..errors import FORMULA_ERRORS, RuleError, RulebookErrors, as_rule_error, s
 from ..stdlib import grid
 from ..stdlib.builtins import FUNCTIONS
 from ..runtime.choices import key_function
-from .compiled import Compiled
-from .expressions import ExprCompiler, bounded_by, describe, family, too_large
-from ..runtime.layout import Layout, build_layout
+from ..language.compiled import Compiled
+from ..language.formulas import FormulaChecker, bounded_by, describe, family, too_large
+from ..language.layout import Layout, build_layout
 from ..runtime.views import show_value
 from ..stdlib.types import ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, elem, is_comp, list_of
 from .filters import hoisted
-from .optimise import draws, names_read
+from ..language.optimise import draws, names_read
 from .pyblocks import RunCompiler
 from .pyflow import FlowCompiler
 from .pyoptions import OptionsCompiler
@@ -38,7 +38,7 @@ class Program:
     tie_break: list            # [(sign, Compiled)]
     winners: Compiled | None
     defaults: list             # [(slot, fn)] evaluated at new_game
-    exprs: ExprCompiler
+    exprs: FormulaChecker
     parts: list                # [(label, Compiled)]: the named parts of the score
     steps: list                # the tie-break steps' names, in order
     python: Module | None = None   # the generated Python the program runs
@@ -49,7 +49,7 @@ class Program:
     def budget(self):
         """The formulas' work in the current step (runtime/budget.py); the
         Game restarts it at each step of its API."""
-        return self.exprs.budget
+        return self.formulas.work
 
 
 def _source_words(key: dict) -> str:
@@ -106,7 +106,7 @@ class Compiler:
         self.ir = ir
         self.n = n
         self.lay = build_layout(ir, n)
-        self.ex = ExprCompiler(ir, self.lay, options, table_values(ir, n))
+        self.ex = FormulaChecker(ir, self.lay, options, table_values(ir, n))
         self.py = PyFormulas(self.ex)
         self.ir_of: dict = {}           # sid -> the statement's IR
         self.sure_of: dict = {}         # sid -> the locals sure where it stands (PyFormulas.env_sure)
@@ -127,7 +127,7 @@ class Compiler:
         return self._generated(self.ex.compile(e, scope), e)
 
     def condition(self, e, scope) -> Compiled:
-        """A formula used as yes/no (see ExprCompiler.condition)."""
+        """A formula used as yes/no (see FormulaChecker.condition)."""
         return self._generated(self.ex.condition(e, scope), e)
 
     def _generated(self, c: Compiled, e) -> Compiled:

@@ -14,7 +14,7 @@ stays where it was written, so the draws of a game do not change.
 
 from __future__ import annotations
 
-from .optimise import draws, names_read
+from ..language.optimise import draws, names_read
 
 
 def conjuncts(e: dict) -> list:

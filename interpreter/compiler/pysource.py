@@ -5,7 +5,7 @@ it, and has Python compile it once per player count: the only code a
 formula runs as. A top-level formula becomes ``def fN(s, env): return …``,
 a define with parameters a function ``dN(s, v1, v2)`` that its callers call
 with positional arguments, an aggregate a small function with a plain loop
-whose element is a Python local. `ExprCompiler` checks every formula and gives its type first (see
+whose element is a Python local. `FormulaChecker` checks every formula and gives its type first (see
 `Compiler.expr`).
 
 What keeps rule text out of the code (the project's promise 2):
@@ -53,17 +53,18 @@ import itertools
 import re
 
 from ..errors import NestingTooDeep, RuleError, span_at
-from ..runtime.layout import Slots
-from . import ranges
+from ..language.layout import Slots
+from ..language import ranges
 from ..language import flow
 from ..language.limits import MAX_NUMBER, MAX_RANGE
+from ..runtime.budget import Budget
 from ..runtime.choices import same
 from ..stdlib import grid
 from ..stdlib.builtins import FUNCTIONS
-from .aggregates import PAIRED as _PAIRED
-from .compiled import _NO_VALUE
-from .expressions import _COMPARE, _floordiv, _mod, too_large
-from .optimise import _UNSET, draws, reads_no_state
+from ..language.aggregates import PAIRED as _PAIRED
+from ..language.compiled import _NO_VALUE
+from ..language.formulas import _COMPARE, _floordiv, _mod, too_large
+from ..language.optimise import _UNSET, draws, reads_no_state
 
 
 class Code:
@@ -188,11 +189,14 @@ def _literal(value):
 class PyFormulas:
     """Writes the formulas of one program as Python (see the module text).
 
-    It reads the facts the expression checker found (`ex`: layout,
-    options, table values, defines and the fixed ones worked out)."""
+    It reads the facts the formula checker found (`ex`: layout, options,
+    table values, defines and the fixed ones worked out). `work` is the
+    budget its code charges (runtime/budget.py): the program's, which the
+    Game restarts at each step of its API."""
 
     def __init__(self, ex, module: Module | None = None):
         self.ex = ex
+        self.work = Budget()
         self.lay = ex.lay
         self.n = ex.lay.n
         self.mod = module or Module()
@@ -215,7 +219,7 @@ class PyFormulas:
         # written stands: an action's `me`, a parameter chosen from such a
         # list, a `for each` element; the program compiler keeps it
         self.env_sure: dict = {}
-        self.budget = self.mod.constant(ex.budget, "the budget of formula work (runtime/budget.py)")
+        self.budget = self.mod.constant(self.work, "the budget of formula work (runtime/budget.py)")
         # while a function of formulas is written (`_worked_once`): the text of
         # each call it makes -> the local that keeps its value, and the
         # locals its own loop binds; None elsewhere (a run of statements,
@@ -234,6 +238,7 @@ class PyFormulas:
         fn = self.function(e)
         if fn is _refused:
             raise _TooDeep()
+        self.work.reset()
         return fn(_NO_STATE, {})
 
     # -- entry points ----------------------------------------------------------
@@ -241,7 +246,7 @@ class PyFormulas:
         """The function ``(state, env) -> value`` of a top-level formula. A
         formula Python cannot take (nested too deep for its parser) is
         refused, rulebook/too-deep at the formula, among the program's
-        errors (`ExprCompiler.errors`)."""
+        errors (`FormulaChecker.errors`)."""
         try:
             with self._worked_once() as once:
                 code = self.code(e, {}, "env")
@@ -447,7 +452,7 @@ class PyFormulas:
                 and type(high.const[0]) is int \
                 and ranges.length(low.const[0], high.const[0]) <= MAX_RANGE:
             return self.const(list(range(low.const[0], high.const[0] + 1)))
-        numbers = self.mod.constant(ranges.numbers_of(e, self.ex.ir["file"], self.ex.budget),
+        numbers = self.mod.constant(ranges.numbers_of(e, self.ex.ir["file"], self.work),
                                     f"the numbers of the range at line {e['at'][0]}")
         return Code(f"{numbers}({low.src}, {high.src})")
 
@@ -848,7 +853,7 @@ class PyFormulas:
 
     def refusal(self, e) -> str:
         """The constant's name of the function that refuses a number the
-        formula `e` made past the bound (expressions.too_large)."""
+        formula `e` made past the bound (formulas.too_large)."""
         return self.mod.constant(self._refuse(e),
                                  f"the bound of numbers at line {e['at'][0]}, column {e['at'][1]}")
 

@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from math import comb, factorial, prod
 from types import MappingProxyType
 
-from ..compiler.optimise import _binders, names_read, reads_no_state
+from ..language.optimise import _binders, names_read, reads_no_state
 from ..errors import FORMULA_ERRORS, OutsideSpace, RuleError, RulebookError, SpaceTooLarge, span_at
 from ..runtime.choices import groups_keys, kinds_keys, many_keys
 from ..runtime.decisions import PASS, Action, Choose, EachChooses, Offer, TakeAction

@@ -14,7 +14,17 @@ and bounds how deep and how large a define is through the defines it uses;
 `schemas/rulebook.schema.json`. Every file is read through `files` (only
 regular files of bounded size, and only from the rulebook's folder or the
 shipped library), and `limits` holds the bounds that every gate enforces
-with `rulebook/limit`. Nothing here runs a rule.
+with `rulebook/limit`.
+
+Once per player count, when the compiler asks for that count: `layout`
+numbers everything for it (component ids, zone and variable slots), and
+`formulas` checks and types every formula against that layout, collecting
+every type error with its span (`compiled` is a checked formula with the
+static tables it stands for, `optimise` what the checker knows beyond one
+node, `aggregates` the types of ``count``, ``sum``, ``best`` and friends,
+`ranges` the numbers of ``A to B``), folding what is fixed at load. Nothing
+here runs a rule, except a define of fixed things, worked out at load
+through the code the compiler generates for it (`FormulaChecker.evaluate`).
 
 May import: `interpreter.errors` and `interpreter.stdlib` (the builtin
 table, to check names, arities and types).

@@ -19,7 +19,7 @@ import functools
 import itertools
 from collections.abc import Sequence
 
-from .layout import Layout
+from ..language.layout import Layout
 from ..stdlib.types import elem, is_comp
 
 

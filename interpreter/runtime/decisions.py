@@ -19,7 +19,7 @@ from ..stdlib import grid
 from .choices import (fast_key, groups_keys, kinds_keys, many_keys, one_keys, pick_groups,
                       pick_many, pick_one, same)
 from ..errors import RuleError, RuleStuck
-from .layout import Layout
+from ..language.layout import Layout
 from ..stdlib.types import CELL, PLAYER, elem, is_comp
 from .statements import Stmt
 

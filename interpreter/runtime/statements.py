@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..errors import FORMULA_ERRORS, RuleError, RuleLoop, Span, as_rule_error, span_at
 from . import chance as chance_nodes
 from .chance import CHANCE, ChanceNeeded
-from .layout import Layout
+from ..language.layout import Layout
 from ..stdlib.types import ANY, BOOL, NUMBER, PLAYER, SYMBOL, comp_type, list_of
 
 MAX_STEPS = 200_000      # statements one decision may run before rule/loop

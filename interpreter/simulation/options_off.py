@@ -7,7 +7,7 @@ options (`if reveal_trade_off_at_round_end` with the option no, `if
 first_player == random` with `seat_1`: the other branch), and the same
 condition is no constant once one of the options it reads is not known: it
 is that option's doing, not a `by players` table's nor a literal's. The
-compiler's own folding decides what is constant (`ExprCompiler`: options,
+compiler's own folding decides what is constant (`FormulaChecker`: options,
 tables, `and`/`or`/`not`, `==`, defines worked out once), so this check
 sees exactly what the compiled program leaves out. An action is off when
 its first statement `requires` a condition the options make false, or when
@@ -18,12 +18,12 @@ keys its rows: ``("action", NAME)`` or ``(line, column)`` of a statement.
 
 from __future__ import annotations
 
-from ..compiler.compiled import Compiled
-from ..compiler.expressions import ExprCompiler
+from ..language.compiled import Compiled
+from ..language.formulas import FormulaChecker
 from ..compiler.pysource import PyFormulas
 
 
-class _Unknowing(ExprCompiler):
+class _Unknowing(FormulaChecker):
     """An expression compiler that does not know the values of some options:
     they keep their kind but fold nothing."""
 

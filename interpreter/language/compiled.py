@@ -1,6 +1,6 @@
 """A checked formula, and the static tables it may stand for.
 
-`Compiled` is what the expression checker makes of a formula: its static
+`Compiled` is what the formula checker (`formulas`) makes of a formula: its static
 type and source span, and what is known of it while compiling — its value
 when that is fixed, the static table by component id it reads (a component
 attribute that never changes), its local name when it is one — and, once

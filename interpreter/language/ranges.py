@@ -12,7 +12,7 @@ range, instead of filling the memory.
 from __future__ import annotations
 
 from ..errors import RuleError, span_at
-from ..language.limits import MAX_RANGE, count
+from .limits import MAX_RANGE, count
 
 
 def length(low: int, high: int) -> int:

@@ -1,7 +1,7 @@
 """What the expression checker knows, while compiling, beyond what one node
 says, so that the generated code costs less at run time.
 
-`Shortcuts`, a base of `ExprCompiler`, holds those that need the compiler:
+`Shortcuts`, a base of `FormulaChecker`, holds those that need the compiler:
 whether a define reads nothing that changes (it is then worked out once, at
 load) or loops over a collection (its calls are then remembered while legal
 actions are listed); a define's body compiled in place of a call whose
@@ -19,7 +19,7 @@ from ..stdlib.types import ANY
 
 
 class Shortcuts:
-    """The shortcuts of `ExprCompiler` that need its state: `lay`, `defines`,
+    """The shortcuts of `FormulaChecker` that need its state: `lay`, `defines`,
     `errors`, `compile` and the caches `_inline_cache` and `_costly_defines`."""
 
     def _reads_no_state(self, node) -> bool:

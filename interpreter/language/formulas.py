@@ -23,16 +23,15 @@ from .aggregates import AGGREGATE_TYPES
 from ..stdlib.builtins import FUNCTIONS
 from .compiled import Compiled, _mapped, _merged_conditional
 from ..errors import LimitExceeded, RuleError, RuleLimit, RuleLoop, WrongType, span_at
-from ..language import flow
-from ..language.limits import MAX_DIGITS, MAX_NUMBER, MAX_RANGE
-from ..runtime.budget import Budget
-from ..runtime.layout import Layout
+from . import flow
+from .limits import MAX_DIGITS, MAX_NUMBER, MAX_RANGE
+from .layout import Layout
 from ..stdlib.types import (ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, comp_type, elem, is_comp,
                             list_of)
 from .optimise import _UNSET, Shortcuts, _has_aggregate
 
 
-class ExprCompiler(Shortcuts):
+class FormulaChecker(Shortcuts):
     def __init__(self, ir: dict, lay: Layout, options: dict, table: dict):
         self.ir = ir
         self.lay = lay
@@ -54,7 +53,6 @@ class ExprCompiler(Shortcuts):
         self._call_checks: dict = {}    # (define, its arguments' kinds) -> what they break
         self._alone: dict = {}          # define -> the errors of its body with no kinds
         self._costly_defines: dict = {}
-        self.budget = Budget()          # the work formulas may do in one step of the game
         # define -> (depth, nodes) written out: what an aggregate charges an element
         self.define_costs = flow.define_costs({d["name"]: d["body"] for d in ir["defines"]})
 
@@ -218,7 +216,6 @@ class ExprCompiler(Shortcuts):
             # options): worked out once here, by its generated code, not at every use
             # (which finds the define checked: its calls read it as it is)
             self.compiled_defines[name] = c
-            self.budget.reset()
             try:
                 value = self.evaluate(d["body"])
             except RuleLoop as loop:    # it would loop at every use: say so at load
@@ -565,4 +562,4 @@ def _type_of_value(v) -> str:
     return ANY
 
 
-__all__ = ["ExprCompiler", "is_comp"]
+__all__ = ["FormulaChecker", "is_comp"]
