@@ -79,12 +79,12 @@ scoring
 
 # what generated code may name: the compiler's own locals and functions,
 # and the few builtins its namespace holds
-OWN_NAME = re.compile(r"^(s|env|m|f|g|p|xs|n|out|k|r|key|first|frames|pc|e\d+|[fdavtrkcbo]\d+)$")
+OWN_NAME = re.compile(r"^(s|env|m|f|g|p|xs|ys|n|out|k|r|key|first|frames|pc|e\d+|[fdavtrkcboxw]\d+)$")
 BUILTINS = {"len", "list", "sum", "min", "max", "bool", "abs", "dict", "range", "isinstance",
             "TypeError", "KeyError", "True", "False", "None"}
 ATTRIBUTES = {"vars", "zones", "round", "turn", "memo", "get", "left", "exhausted", "run",
               "quiet", "steps", "count_steps", "append", "events", "items", "frames", "pop",
-              "pending", "__class__", "keys", "options", "fromkeys"}
+              "pending", "__class__", "keys", "options", "fromkeys", "copy"}
 
 
 def hostile_game(tmp_path, options=None):

@@ -15,8 +15,8 @@ What keeps rule text out of the code (the project's promise 2):
   and names made of one letter and a counter (``f12`` formula, ``d3``
   define, ``a7`` aggregate, ``c4`` a choice's options, ``v5`` element or
   parameter, ``t2`` temporary, ``k9`` constant; ``rN`` and ``eN`` in
-  `pyblocks`; ``bN``, ``frames``, ``pc``, ``g`` and ``p`` in `pyflow`; ``oN`` in
-  `pyoptions`);
+  `pyblocks`; ``bN``, ``frames``, ``pc``, ``g`` and ``p`` in `pyflow`; ``oN``, ``xN``,
+  ``wN``, ``eN`` and ``ys`` in `pyoptions`);
 - a value that came from the rulebook enters only as `repr` of an int, a
   bool, None or a str (`_literal`), or as a name ``kN`` of the constants
   table, bound in the namespace the code runs in (`Module.constant`);
