@@ -44,6 +44,9 @@ class Checker(DeclarationChecks, DrawingChecks):
         self.readable = files.roots(base_dir)     # where its data files may lie
         self.errors: list[RulebookError] = []
         self._reported: set = set()        # (code, span, message) of each error recorded
+        # names a declaration could not take (a builtin's): their uses are
+        # not reported again as unknown, the declaration's error says it all
+        self.refused: set = set()
         self.globals: dict[str, str] = {}      # name -> kind
         self.declared_at: dict[str, list] = {}  # name -> where it was declared
         self.zones: dict[str, dict] = {}
@@ -91,6 +94,7 @@ class Checker(DeclarationChecks, DrawingChecks):
             what = "a built-in name" if name in CONSTANTS else "a built-in function"
             self.error(DuplicateName, f"'{name}' is {what}", at,
                        hint="choose another name")
+            self.refused.add(name)
             return False
         if name in self.globals:
             first = self.declared_at.get(name)
@@ -702,7 +706,8 @@ class Checker(DeclarationChecks, DrawingChecks):
         elif n in self.symbols:
             e["node"] = "symbol"
             e["value"] = e.pop("name")
-        elif self.attributes_known:     # (a data file that failed may have held the word)
+        elif self.attributes_known and n not in self.refused:
+            # (a data file that failed may have held the word)
             known = set(scope) | set(self.globals) | set(CONSTANTS) | self.symbols
             self.error(UnknownName, f"unknown name '{n}'", e["at"], hint=did_you_mean(n, known))
 

@@ -172,6 +172,18 @@ def _hand_written_hint(tok, expected, lines, line) -> str | None:
         return f"this '{value}' closes nothing: there is one too many on this line"
     if first == "for" and "EACH" in expected:
         return "write 'for each NAME in COLLECTION'"
+    if first == "for" and value == "where":
+        loop = re.match(r"\s*for\s+each\s+(\w+)\s+in\s+(.*?)\s*$", code[:tok.column - 1])
+        name, source = loop.groups() if loop else ("x", "COLLECTION")
+        return (f"a 'for each' walks a whole collection; to walk only some of it, loop over a "
+                f"filtered list: for each {name} in [{name} in {source} where …]")
+    if value == "by":
+        return _by_hint(code[:tok.column - 1])
+    if tok.column == 1 and value in _STEP_WORDS:
+        header = _section_of(lines, line)
+        if header:
+            return (f"a line at the margin starts a new section; if this is a step of "
+                    f"'{header}' above, indent it under that line")
     if first in ("elif", "elseif"):
         return "write 'else if CONDITION'"
     if first in ("lowest", "highest", "fewest", "least", "most") and \
@@ -183,6 +195,44 @@ def _hand_written_hint(tok, expected, lines, line) -> str | None:
     if value == "|" and tok.column == 1:
         return ("a table's rows go under the declaration they belong to, indented like "
                 "its header row: two spaces, then '|'")
+    return None
+
+
+# the first words of a step of the flow or of an action, never of a section
+_STEP_WORDS = {"move", "deal", "set", "add", "subtract", "shuffle", "reveal", "announce",
+               "let", "turn", "repeat", "end", "go", "grant", "spend", "new", "each"}
+
+
+def _section_of(lines, line) -> str:
+    """The section header a margin line stands under: the nearest code line
+    before it at the margin."""
+    for number in range(line - 1, 0, -1):
+        text = lines[number - 1]
+        code = text.split("#", 1)[0].rstrip()
+        if code and not text[:1].isspace():
+            return code
+    return ""
+
+
+def _by_hint(before: str) -> str | None:
+    """A 'by' inside a call whose elements are not named: sorted(players by
+    total) for sorted(q in players by total)."""
+    depth = 0
+    for i in range(len(before) - 1, -1, -1):
+        ch = before[i]
+        if ch in ")]":
+            depth += 1
+        elif ch in "([" and depth:
+            depth -= 1
+        elif ch == "(":
+            fn = re.search(r"(\w+)\s*$", before[:i])
+            inside = before[i + 1:].strip()
+            if fn is None or re.search(r"\bin\b", inside):
+                return None
+            return (f"name each element before 'by': {fn.group(1)}(x in {inside} by …), "
+                    f"where 'by' reads x")
+        elif ch == "[":
+            return None
     return None
 
 
