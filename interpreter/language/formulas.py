@@ -265,6 +265,11 @@ class FormulaChecker(Shortcuts):
         if FUNCTIONS[fn].typed is not None:       # (pysource calls the implementation it picks)
             self.typed_calls[id(e)] = (e, FUNCTIONS[fn].typed([a.type for a in args]))
         t = FUNCTIONS[fn].result_type([a.type for a in args])
+        if FUNCTIONS[fn].by_value and args and elem(args[0].type).startswith("list:"):
+            self.type_error(f"{fn}() tells its elements apart by their values, and these "
+                            "elements are lists, which it cannot", e,
+                            hint="make each element one value (a number, a word, a piece), "
+                                 "or count the lists another way")
         if fn == "contains" and len(args) == 2:
             a, b = family(elem(args[0].type)), family(args[1].type)
             if a and b and a != b and not {a, b} <= {"player", "number"}:

@@ -39,6 +39,9 @@ class Builtin:
     # the argument the builtin only looks values up in, if one: generated code
     # may hand it a set of the same values (compiler/pysource.py, `members`)
     members: int | None = None
+    # tells its argument's elements apart by their values (a set): elements
+    # that are lists cannot be, and the checker refuses them
+    by_value: bool = False
 
     def result_type(self, arg_types: list) -> str:
         return self.returns(arg_types) if callable(self.returns) else self.returns
@@ -178,10 +181,11 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
             _element_of_first),
     Builtin("is_empty", 1, 1, "whether a collection is empty", _is_empty, BOOL),
     Builtin("distinct", 1, 1, "the elements without repeats, in order", _distinct,
-            _same_as_first),
+            _same_as_first, by_value=True),
     Builtin("reverse", 1, 1, "the elements in the opposite order", _reverse, _same_as_first),
     Builtin("multiplicities", 1, 1, "how many elements are equal to each other, largest "
-            "first: [a, b, a, a] gives [3, 1]", _multiplicities, list_of(NUMBER)),
+            "first: [a, b, a, a] gives [3, 1]", _multiplicities, list_of(NUMBER),
+            by_value=True),
     # square grids (interpreter/stdlib/grid.py): directions 0 north, 1 east, 2 south, 3 west
     Builtin("cell", 2, 2, "the cell at (x, y) of a square grid", _without_context(grid.cell),
             CELL),
