@@ -11,8 +11,9 @@ values they stand for where it lists them (`ChoiceSpec.listed`: a compiled
 `where`'s loop, a 'one of' source's first element of each key), an action
 of independent parameters the product of their keys, and one whose
 parameters read earlier ones a loop per parameter, each read with the
-values chosen before it (`ActionDef._prefixes`, `_last_free`). The statement calls
-it when the engine asks for the options (`TakeAction.options`).
+values chosen before it (`ActionDef._prefixes`, `_last_free`). The
+statement calls it when the engine asks for the options
+(`TakeAction.options`).
 
 The text follows `pysource`'s rules: its identifiers are the compiler's
 own and everything from the rulebook is a constant of the module.

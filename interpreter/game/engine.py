@@ -319,9 +319,7 @@ class Game:
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {action!r}")
         player = action.player
-        if player not in state.pending:
-            raise NotYourTurn(f"P{action.player} is not to move; waiting for "
-                              + ", ".join(_who(p) for p in state.pending))
+        _to_move(state, player)
         binding = self._bindings(state, player).get(action, _ILLEGAL)
         if binding is _ILLEGAL:
             raise IllegalAction(f"'{action}' is not a legal action for P{action.player} now",
@@ -332,10 +330,8 @@ class Game:
         """(action, binding) of a player's legal move; raises the error an
         illegal one earns."""
         if state.over:
-            raise GameOver("the game is over; no more moves")
-        if player not in state.pending:
-            raise NotYourTurn(f"{_who(player) if type(player) is int else repr(player)} is not "
-                              "to move; waiting for " + ", ".join(_who(p) for p in state.pending))
+            raise GameOver("the game is over; no more actions")
+        _to_move(state, player)
         offer = self._bindings(state, player)
         if type(move) is not int or not 0 <= move < offer.size:
             places = f"0 to {offer.size - 1}" if offer.size else "none"
@@ -718,6 +714,15 @@ _OUTCOME = object()     # the key of a finished game's outcome in its state's ca
 
 def _who(p) -> str:
     return "chance" if p == CHANCE else f"P{p}"
+
+
+def _to_move(state: State, player) -> None:
+    """Raises NotYourTurn unless `player` is to move (a player given as
+    anything but a seat number is quoted as it was given)."""
+    if player not in state.pending:
+        who = _who(player) if type(player) is int else repr(player)
+        raise NotYourTurn(f"{who} is not to move; waiting for "
+                          + ", ".join(_who(p) for p in state.pending))
 
 
 def _sampled(node: tuple, rng) -> ChanceOutcome:

@@ -217,6 +217,18 @@ def _section_of(lines, line) -> str:
 def _by_hint(before: str) -> str | None:
     """A 'by' inside a call whose elements are not named: sorted(players by
     total) for sorted(q in players by total)."""
+    i = _open_bracket(before)
+    if i is None or before[i] != "(":
+        return None
+    fn = re.search(r"(\w+)\s*$", before[:i])
+    inside = before[i + 1:].strip()
+    if fn is None or re.search(r"\bin\b", inside):
+        return None
+    return f"name each element before 'by': {fn.group(1)}(x in {inside} by …), where 'by' reads x"
+
+
+def _open_bracket(before: str) -> int | None:
+    """Where the innermost bracket still open at the end of `before` is."""
     depth = 0
     for i in range(len(before) - 1, -1, -1):
         ch = before[i]
@@ -224,15 +236,8 @@ def _by_hint(before: str) -> str | None:
             depth += 1
         elif ch in "([" and depth:
             depth -= 1
-        elif ch == "(":
-            fn = re.search(r"(\w+)\s*$", before[:i])
-            inside = before[i + 1:].strip()
-            if fn is None or re.search(r"\bin\b", inside):
-                return None
-            return (f"name each element before 'by': {fn.group(1)}(x in {inside} by …), "
-                    f"where 'by' reads x")
-        elif ch == "[":
-            return None
+        elif ch in "([":
+            return i
     return None
 
 
@@ -241,16 +246,8 @@ def _range_hint(before: str) -> str:
     cell, inside a list or an index, or inside another formula."""
     if before.lstrip().startswith("|"):
         return "a cell holds one value; 'each 2 to 10' makes a row for each number"
-    depth, opener = 0, None
-    for i in range(len(before) - 1, -1, -1):
-        ch = before[i]
-        if ch in ")]":
-            depth += 1
-        elif ch in "([" and depth:
-            depth -= 1
-        elif ch in "([":
-            opener = (ch, before[:i].rstrip()[-1:])
-            break
+    i = _open_bracket(before)
+    opener = None if i is None else (before[i], before[:i].rstrip()[-1:])
     if opener and opener[0] == "[" and (opener[1].isalnum() or opener[1] in "_)]"):
         return "an index is one number: a range cannot pick a part of a list"
     if opener and opener[0] == "[":

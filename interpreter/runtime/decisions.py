@@ -311,12 +311,7 @@ class Offer(Sequence):
         return repr(list(self))
 
     def at(self, i: int) -> "Action":
-        for part in self.parts:
-            n = len(part)
-            if i < n:
-                return part.at(i) if type(part) is Product else part[i][0]
-            i -= n
-        raise IndexError("no such action")
+        return self.taken(i)[0]
 
     def taken(self, i: int) -> tuple:
         """(action, binding) of the option at place `i`, 0 <= i < size: what
