@@ -667,6 +667,9 @@ class PyFormulas:
         if FUNCTIONS[fn].typed is not None:        # as the checker picked it
             known = self.ex.typed_calls.get(id(e))
             impl = known[1] if known is not None else FUNCTIONS[fn].typed([])
+        if FUNCTIONS[fn].charged:                  # it charges the budget for what it builds
+            return self.shared(Code(f"{self.mod.constant(impl)}({self.budget}"
+                                    f"{''.join(', ' + a for a in srcs)})"), e)
         plain = getattr(impl, "plain", None)       # a builtin that needs no context
         if plain is not None:
             return self.shared(Code(f"{self.mod.constant(plain)}({', '.join(srcs)})"), e)
@@ -756,6 +759,13 @@ class PyFormulas:
     def x_index(self, e, ctx, env):
         target = self.code(e["target"], ctx, env).src
         return Code(f"{target}[{self.code(e['index'], ctx, env).src}]")
+
+    def x_slice(self, e, ctx, env):
+        """`xs[A to B]`: the function of `ranges` for this slice."""
+        target, low, high = (self.code(e[k], ctx, env) for k in ("target", "low", "high"))
+        part = self.mod.constant(ranges.slice_of(e, self.ex.ir["file"]),
+                                 f"the slice at line {e['at'][0]}")
+        return Code(f"{part}({target.src}, {low.src}, {high.src})", items=target.items)
 
     # -- operators -------------------------------------------------------------------
     def x_otherwise(self, e, ctx, env):

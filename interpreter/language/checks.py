@@ -792,6 +792,11 @@ class Checker(DeclarationChecks, DrawingChecks):
         self.expr(e["target"], scope)
         self.expr(e["index"], scope)
 
+    def expr_slice(self, e, scope):
+        self.expr(e["target"], scope)
+        self.expr(e["low"], scope)
+        self.expr(e["high"], scope)
+
     def _expr_pair(self, e, scope):
         self.expr(e["left"], scope)
         self.expr(e["right"], scope)

@@ -265,6 +265,12 @@ class FormulaChecker(Shortcuts):
         if FUNCTIONS[fn].typed is not None:       # (pysource calls the implementation it picks)
             self.typed_calls[id(e)] = (e, FUNCTIONS[fn].typed([a.type for a in args]))
         t = FUNCTIONS[fn].result_type([a.type for a in args])
+        for n, (arg, want) in enumerate(zip(args, FUNCTIONS[fn].takes)):
+            got = "none" if arg.type == NONE else family(arg.type)
+            if want is not None and got is not None and got != want:
+                self.type_error(f"{fn}() takes {_a(want)} as its {_ORDINAL[n]} argument, but "
+                                f"this is {'none' if got == 'none' else describe(arg.type)}",
+                                e["args"][n], hint=f"{fn}: {FUNCTIONS[fn].doc}")
         if FUNCTIONS[fn].by_value and args and elem(args[0].type).startswith("list:"):
             self.type_error(f"{fn}() tells its elements apart by their values, and these "
                             "elements are lists, which it cannot", e,
@@ -369,6 +375,21 @@ class FormulaChecker(Shortcuts):
         target = self.compile(e["target"], scope)
         self.compile(e["index"], scope)
         return Compiled(None, elem(target.type), e["at"])
+
+    def e_slice(self, e, scope):
+        """`xs[A to B]`: part of a list, of the list's type."""
+        target = self.compile(e["target"], scope)
+        if target.type == NONE or family(target.type) not in (None, "list"):
+            self.type_error(f"a slice takes part of a list, but this is "
+                            f"{'none' if target.type == NONE else describe(target.type)}",
+                            e["target"], hint="slice a list: hand(me)[0 to 2]")
+        for which, node in (("first", e["low"]), ("last", e["high"])):
+            end = self.compile(node, scope)
+            if end.type == NONE or family(end.type) not in (None, "number"):
+                self.type_error(f"the {which} place of a slice must be a whole number, but "
+                                f"this is {'none' if end.type == NONE else describe(end.type)}",
+                                node, hint="places are numbers from 0: xs[0 to size(xs) - 2]")
+        return Compiled(None, target.type if family(target.type) == "list" else ANY, e["at"])
 
     # -- operators -------------------------------------------------------------
     def e_otherwise(self, e, scope):
@@ -485,6 +506,15 @@ class FormulaChecker(Shortcuts):
 
 _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
             "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+_ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+
+
+def _a(kind: str) -> str:
+    """A family of kinds in words, with its article: a list, a number."""
+    return {"list": "a list", "number": "a number", "player": "a player", "cell": "a cell",
+            "bool": "yes or no", "symbol": "a word", "component": "a piece"}[kind]
 
 
 def family(t: str):

@@ -52,6 +52,28 @@ def numbers_of(e: dict, file: str, budget):
     return numbers
 
 
+def slice_of(e: dict, file: str):
+    """``(xs, low, high) -> xs[low to high]`` for the slice node `e`: the
+    elements at places low … high (from 0, both included) that the list
+    has, so ``xs[0 to m - 1]`` is at most the first m; empty when high is
+    less than low. A place that is no whole number is `rule/runtime` at it."""
+    low_at, high_at, at = e["low"]["at"], e["high"]["at"], e["at"]
+
+    def part(xs, low, high):
+        for value, end, which in ((low, low_at, "first"), (high, high_at, "last")):
+            if type(value) is not int:
+                raise RuleError(f"the {which} place of a slice is {_kind(value)}",
+                                span_at(file, end),
+                                hint="a slice is written between places, from 0: xs[0 to 2]")
+        if not isinstance(xs, list):
+            raise RuleError(f"a slice takes part of a list, but this is {_kind(xs)}",
+                            span_at(file, at), hint="slice a list: hand(me)[0 to 2]")
+        if high < low or high < 0:
+            return []
+        return xs[max(low, 0):high + 1]
+    return part
+
+
 def _kind(value) -> str:
     if value is None:
         return "none"
@@ -61,4 +83,6 @@ def _kind(value) -> str:
         return f"the word '{value}'"
     if isinstance(value, list):
         return "a list"
+    if isinstance(value, int):
+        return "a number"
     return "not a whole number"

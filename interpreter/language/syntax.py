@@ -627,6 +627,9 @@ class _ToAst(Transformer):
     def index(self, meta, c):
         return _node("index", meta, target=c[0], index=c[1])
 
+    def slice(self, meta, c):
+        return _node("slice", meta, target=c[0], low=c[1], high=c[2])
+
     def number(self, meta, c):
         return _node("number", meta, value=int(c[0]))
 

@@ -249,7 +249,8 @@ def _range_hint(before: str) -> str:
     i = _open_bracket(before)
     opener = None if i is None else (before[i], before[:i].rstrip()[-1:])
     if opener and opener[0] == "[" and (opener[1].isalnum() or opener[1] in "_)]"):
-        return "an index is one number: a range cannot pick a part of a list"
+        return ("an index is one number, and a slice one range of places: xs[2], "
+                "xs[0 to 2]; a formula inside either goes in parentheses")
     if opener and opener[0] == "[":
         return ("a range is a list already: write 0 to 6 without brackets; in a list, "
                 "each range goes in parentheses, [(0 to 2), (5 to 7)]")

@@ -13,6 +13,8 @@ generator of the state for the few builtins that need them.
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -42,6 +44,12 @@ class Builtin:
     # tells its argument's elements apart by their values (a set): elements
     # that are lists cannot be, and the checker refuses them
     by_value: bool = False
+    # charges what it builds to the step's budget of formula work: the
+    # implementation receives the budget (runtime/budget.py), not a context
+    charged: bool = False
+    # the kind of each argument, by family ("list", "number", "player", "cell";
+    # None for any): the checker refuses an argument of another kind at it
+    takes: tuple = ()
 
     def result_type(self, arg_types: list) -> str:
         return self.returns(arg_types) if callable(self.returns) else self.returns
@@ -152,6 +160,20 @@ def _multiplicities(ctx, coll):
     return sorted(counts.values(), reverse=True)
 
 
+def _combinations(budget, coll, k):
+    """Every way to pick k of the elements, each a list in the collection's
+    order, the ways in that order too; charged before anything is built."""
+    coll = list(coll)
+    if type(k) is not int or k < 0:
+        raise RuleError(f"combinations() of {k!r}: the number to pick must be a whole "
+                        f"number from 0", code="rule/runtime")
+    ways = math.comb(len(coll), k) if k <= len(coll) else 0
+    budget.left -= ways * (k + 1) + 1
+    if budget.left < 0:
+        budget.exhausted()
+    return [list(c) for c in itertools.combinations(coll, k)]
+
+
 def _without_context(fn):
     """A builtin made of a plain function that needs no evaluation context
     (kept as `plain`, for a compiler to call without one)."""
@@ -182,6 +204,10 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("is_empty", 1, 1, "whether a collection is empty", _is_empty, BOOL),
     Builtin("distinct", 1, 1, "the elements without repeats, in order", _distinct,
             _same_as_first, by_value=True),
+    Builtin("combinations", 2, 2, "every way to pick k of the elements, each a list in the "
+            "elements' order: combinations([a, b, c], 2) is [[a, b], [a, c], [b, c]]",
+            _combinations, lambda types: list_of(types[0]) if types else ANY, charged=True,
+            takes=("list", "number")),
     Builtin("reverse", 1, 1, "the elements in the opposite order", _reverse, _same_as_first),
     Builtin("multiplicities", 1, 1, "how many elements are equal to each other, largest "
             "first: [a, b, a, a] gives [3, 1]", _multiplicities, list_of(NUMBER),
