@@ -61,3 +61,59 @@ def test_combinations_past_the_budget_stop_with_rule_loop():
     state = game.new_game(2, seed=0)
     with pytest.raises(RuleLoop):
         game.scores(state)
+
+
+# -- a library of rulebooks, and the rules for players --------------------------
+
+def _copy_library(tmp_path, marker: bool) -> Path:
+    import shutil
+    folder = tmp_path / "games"
+    shutil.copytree(LANGUAGE / "library", folder)
+    if not marker:
+        (folder / "rulebooks.toml").unlink()
+    return folder
+
+
+def test_a_variant_in_the_shipped_layout_reads_its_base_inside_its_library(tmp_path):
+    from interpreter import load_rulebook
+    folder = _copy_library(tmp_path, marker=True)
+    game = load_rulebook(str(folder / "variants" / "dice-short.rules"))
+    assert game.name == "Dice Race"
+    assert len(played(game, 2, 0)) == 3      # one round: two rolls
+
+
+def test_without_a_library_the_base_outside_the_folder_is_refused_until_named(tmp_path):
+    from interpreter import load_rulebook
+    from interpreter.errors import RulebookErrors
+    folder = _copy_library(tmp_path, marker=False)
+    variant = str(folder / "variants" / "dice-short.rules")
+    with pytest.raises(RulebookErrors) as refused:
+        load_rulebook(variant)
+    (error,) = refused.value.errors
+    assert error.code == "rulebook/file" and "rulebooks.toml" in error.hint
+    assert error.span.line == 3
+    assert load_rulebook(variant, library=str(folder)).name == "Dice Race"
+
+
+def test_the_command_line_names_a_library(tmp_path, capsys):
+    from interpreter.terminal import cli
+    folder = _copy_library(tmp_path, marker=False)
+    variant = str(folder / "variants" / "dice-short.rules")
+    assert cli.main(["validate", variant]) == 1
+    assert cli.main(["validate", variant, "--library", str(folder)]) == 0
+    assert cli.main(["rules", variant, "--library", str(folder)]) == 0
+    assert "highest total wins" in capsys.readouterr().out
+    assert cli.main(["validate", variant, "--library", str(folder / "nothing")]) != 0
+    assert "is not a folder" in capsys.readouterr().out
+
+
+def test_player_rules_beside_the_rulebook_a_line_naming_them_and_a_variants_base(tmp_path):
+    from interpreter.terminal.rules import rules_file, rules_text
+    folder = _copy_library(tmp_path, marker=True)
+    assert rules_file(str(folder / "dice.rules")) == (folder / "dice.md").resolve()
+    assert rules_file(str(folder / "variants" / "dice-short.rules")) == (folder / "dice.md").resolve()
+    named = LANGUAGE / "valid-player-rules.rules"
+    assert rules_file(str(named)) == (LANGUAGE / "data" / "coin-rules.md").resolve()
+    assert "Nobody flips" in rules_text(str(named))
+    (folder / "dice.md").unlink()
+    assert rules_file(str(folder / "variants" / "dice-short.rules")) is None

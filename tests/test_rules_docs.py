@@ -1,6 +1,6 @@
 """The rules for players are inside the project: every shipped game has
-docs/games/NAME.md with the sections a player looks for, its rulebook's
-header points to it, `rulebook rules GAME` and `rules` at the table show it,
+NAME.md beside its rulebook with the sections a player looks for, its
+rulebook's header says so, `rulebook rules GAME` and `rules` at the table show it,
 and a variant file shows its base game's rules."""
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from rich.console import Console
 from interpreter import load_rulebook
 from interpreter.terminal import cli
 from interpreter.terminal.repl import Repl
-from interpreter.terminal.rules import GAMES_DOCS, rules_file
+from interpreter.terminal.rules import rules_file
 
 ROOT = Path(__file__).resolve().parent.parent
+GAMES_DOCS = ROOT / "rulebooks"
 GAMES = sorted(p.stem for p in (ROOT / "rulebooks").glob("*.rules"))
 SECTIONS = ("Components", "Setup", "Scoring", "Playing it here", "Variants")
 
@@ -26,7 +27,7 @@ SECTIONS = ("Components", "Setup", "Scoring", "Playing it here", "Variants")
 @pytest.mark.parametrize("game", GAMES)
 def test_every_shipped_game_has_its_rules_for_players(game):
     doc = GAMES_DOCS / f"{game}.md"
-    assert doc.is_file(), f"docs/games/{game}.md is missing"
+    assert doc.is_file(), f"rulebooks/{game}.md is missing"
     headings = re.findall(r"^## (.+)$", doc.read_text(encoding="utf-8"), re.M)
     for section in SECTIONS:
         assert any(h.startswith(section) for h in headings), f"{game}: no '{section}' section"
@@ -35,14 +36,14 @@ def test_every_shipped_game_has_its_rules_for_players(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_the_rulebook_header_points_to_its_rules(game):
     header = (ROOT / "rulebooks" / f"{game}.rules").read_text(encoding="utf-8").split("\n\n")[0]
-    assert f"docs/games/{game}.md" in header
+    assert f"{game}.md, beside this file" in header
 
 
 def test_the_variants_of_a_game_are_all_in_its_rules():
     for game in GAMES:
         text = (GAMES_DOCS / f"{game}.md").read_text(encoding="utf-8")
         for variant in (ROOT / "rulebooks" / "variants").glob(f"{game}-*.rules"):
-            assert variant.stem in text, f"docs/games/{game}.md does not name {variant.name}"
+            assert variant.stem in text, f"rulebooks/{game}.md does not name {variant.name}"
 
 
 def test_a_variant_file_shows_its_base_games_rules():

@@ -79,10 +79,11 @@ def test_every_node_kind_the_parser_makes_is_in_the_schema():
     # 'variant' never reaches the IR: the variant is merged into its base first;
     # 'shape' is a check of a component's data, done before the IR;
     # 'score_order' becomes the scoring's 'lowest_wins'; an 'each' cell
-    # becomes the rows it stands for (language/tables.py)
+    # becomes the rows it stands for (language/tables.py); 'player_rules'
+    # names a file the checks find and the terminal shows, no rule of play
     assert made - {"rulebook", "game", "players", "table", "setup", "scoring", "score",
                    "tie_break", "winners", "score_order", "row", "variant", "shape",
-                   "each"} <= known
+                   "each", "player_rules"} <= known
 
 
 def test_aggregates_and_name_kinds_in_the_schema_match_the_checker():

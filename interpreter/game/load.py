@@ -25,9 +25,12 @@ from ..language.limits import MAX_RULEBOOK_BYTES
 from ..language.loader import SUFFIX, blame_variant, load_ir
 
 
-def load_rulebook(name_or_path, options: dict | None = None) -> Game:
-    """Load, check and prepare a rulebook; raises RulebookErrors."""
-    ir, path = load_ir(str(name_or_path))
+def load_rulebook(name_or_path, options: dict | None = None, library=None) -> Game:
+    """Load, check and prepare a rulebook; raises RulebookErrors. `library`
+    is the folder of the library it belongs to, where a variant's base and
+    the data files may lie too (default: the nearest folder above the file
+    that holds a ``rulebooks.toml``)."""
+    ir, path = load_ir(str(name_or_path), library)
     game = Game(ir, options, str(path),
                 blame=partial(blame_variant, path=path, filename=ir["file"]))
     game.program(game.min_players)

@@ -25,10 +25,11 @@ from ..stdlib.builtins import AGGREGATES, CONSTANTS, FUNCTIONS
 _PAIRWISE = {"max": "larger", "min": "smaller"}
 from .checks_declarations import DeclarationChecks
 from .checks_drawings import DrawingChecks
-from ..errors import (span_at, DuplicateName, FormulaTooLarge, InvalidDeclaration, LimitExceeded,
+from ..errors import (span_at, DuplicateName, FileNotReadable, FormulaTooLarge, InvalidDeclaration,
+                      LimitExceeded,
                       NestingTooDeep, RecursiveDefinition, RulebookError, RulebookErrors, Span,
                       UnknownName, UnreachablePhase, WrongArity, WrongType, did_you_mean)
-from .limits import MAX_PLAYERS, MAX_TITLE
+from .limits import MAX_PLAYERS, MAX_RULEBOOK_BYTES, MAX_TITLE
 
 IR_FORMAT = "rulebook-ir/1"
 PASS = "pass"          # the action 'may take an action' adds (decisions.PASS)
@@ -38,10 +39,11 @@ _SINGLE_SCORING_LINES = ("score", "winners", "score_order")
 
 
 class Checker(DeclarationChecks, DrawingChecks):
-    def __init__(self, filename: str, base_dir: Path):
+    def __init__(self, filename: str, base_dir: Path, readable: tuple | None = None):
         self.file = filename
         self.base_dir = base_dir
-        self.readable = files.roots(base_dir)     # where its data files may lie
+        # where its data files may lie
+        self.readable = readable if readable is not None else files.roots(base_dir)
         self.errors: list[RulebookError] = []
         self._reported: set = set()        # (code, span, message) of each error recorded
         # names a declaration could not take (a builtin's): their uses are
@@ -130,6 +132,7 @@ class Checker(DeclarationChecks, DrawingChecks):
 
         game = self._single(by_kind, "game", "a 'game \"Title\"' line", ast)
         players = self._single(by_kind, "players", "a 'players N' or 'players N to M' line", ast)
+        self._check_player_rules(by_kind.get("player_rules", []))
         lo, hi = (players["min"], players["max"]) if players else (1, 1)
         self.player_counts = []
         if players and max(lo, hi) > MAX_PLAYERS:
@@ -251,6 +254,24 @@ class Checker(DeclarationChecks, DrawingChecks):
         if too_much is not None:
             raise RulebookErrors([too_much])
         return ir
+
+    def _check_player_rules(self, found: list) -> None:
+        """`rules for players "FILE"`: one such line, naming a readable file
+        where a rulebook may read (its folder, its library, the shipped one)."""
+        for extra in found[1:]:
+            self.error(DuplicateName, "more than one 'rules for players' line", extra["at"],
+                       hint=f"the first is at line {found[0]['at'][0]}")
+        for item in found[:1]:
+            try:
+                files.locate(item["file"], self.base_dir, self.readable, MAX_RULEBOOK_BYTES,
+                             "player rules")
+            except files.FileMissing:
+                self.error(FileNotReadable, f"the player rules '{files.brief(item['file'])}' "
+                                            f"do not exist", item["file_at"],
+                           hint="the path is relative to the rulebook's folder: a Markdown "
+                                "file, such as \"my-game.md\"")
+            except RulebookError as e:
+                self.error(type(e), e.message, item["file_at"], e.hint)
 
     def _single(self, by_kind, kind, what, ast):
         found = by_kind.get(kind, [])
@@ -835,9 +856,10 @@ def _arguments(k: int) -> str:
     return "1 argument" if k == 1 else f"{k} arguments"
 
 
-def check(ast: dict, filename: str, base_dir: Path) -> dict:
-    """AST → IR, or RulebookErrors with every problem found."""
-    return Checker(filename, base_dir).check(ast)
+def check(ast: dict, filename: str, base_dir: Path, readable: tuple | None = None) -> dict:
+    """AST → IR, or RulebookErrors with every problem found; its data files
+    are read from the folders `readable` (default: `files.roots(base_dir)`)."""
+    return Checker(filename, base_dir, readable).check(ast)
 
 
 def walk(node) -> Iterable[dict]:

@@ -1,10 +1,13 @@
 """Reading the files a rulebook names: confined, regular and bounded.
 
-A rulebook names other files: its data files (``component … from "FILE"``)
-and, for a variant, its base (``variant of "FILE"``). `locate` finds one:
-the path, symlinks followed, must lie inside the rulebook's own folder (or
-below it) or inside the shipped ``rulebooks/`` library, and name a regular
-file no larger than its limit. Anything else is refused *before the file is
+A rulebook names other files: its data files (``component … from "FILE"``),
+its player rules (``rules for players "FILE"``) and, for a variant, its base
+(``variant of "FILE"``). `locate` finds one: the path, symlinks followed,
+must lie inside the rulebook's own folder (or below it), inside the library
+the rulebook belongs to — the nearest folder above it that holds a
+``rulebooks.toml``, or the folder the user names (``--library``) — or inside
+the shipped ``rulebooks/`` library (which holds a ``rulebooks.toml`` too),
+and name a regular file no larger than its limit. Anything else is refused *before the file is
 opened*, with an error that names the path as written and the rule it
 breaks, never anything the file holds: a rulebook cannot show or load a
 file from elsewhere on the machine, and a FIFO or a device is never opened.
@@ -32,9 +35,29 @@ class FileMissing(FileNotReadable):
     """The path names nothing (the caller may say it in its own words)."""
 
 
-def roots(folder) -> tuple[str, ...]:
-    """The folders a rulebook in `folder` may read from: its own, and the library."""
-    return tuple(dict.fromkeys((os.path.realpath(folder), os.path.realpath(LIBRARY))))
+LIBRARY_FILE = "rulebooks.toml"      # the file that makes a folder a library of rulebooks
+
+
+def library_of(folder) -> str | None:
+    """The library a rulebook in `folder` belongs to: the nearest folder,
+    `folder` itself or above it, that holds a ``rulebooks.toml``; or None."""
+    here = os.path.realpath(folder)
+    while True:
+        if os.path.isfile(os.path.join(here, LIBRARY_FILE)):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
+def roots(folder, library=None) -> tuple[str, ...]:
+    """The folders a rulebook in `folder` may read from: its own, its
+    library (`library` as the user named it, else `library_of`), and the
+    shipped library."""
+    own = library_of(folder) if library is None else os.path.realpath(library)
+    return tuple(dict.fromkeys(f for f in (os.path.realpath(folder), own,
+                                           os.path.realpath(LIBRARY)) if f is not None))
 
 
 def locate(written: str, folder, allowed: tuple[str, ...], limit: int, what: str) -> Path:
@@ -52,9 +75,11 @@ def locate(written: str, folder, allowed: tuple[str, ...], limit: int, what: str
     full = os.path.realpath(os.path.join(folder, written))
     if not any(_inside(full, root) for root in allowed):
         raise FileNotReadable(
-            f"the {what} '{shown}' lies outside the rulebook's folder",
-            hint="a rulebook reads files in its own folder (or below it) or in the shipped "
-                 "rulebooks/ folder, followed through links: copy the file there")
+            f"the {what} '{shown}' lies outside the rulebook's folder and its library",
+            hint=f"a rulebook reads files in its own folder (or below it), in its library "
+                 f"(the nearest folder above with a {LIBRARY_FILE}, or the one named with "
+                 f"--library) or in the shipped rulebooks/ folder, links followed: put a "
+                 f"{LIBRARY_FILE} in the folder that holds them all")
     try:
         st = os.stat(full)
     except OSError as e:

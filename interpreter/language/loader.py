@@ -78,16 +78,20 @@ def _parse_file(path: Path) -> tuple[dict, str]:
     return _parse(_read(path), shown), shown
 
 
-def compile_ir(text: str, filename: str, base_dir: Path) -> dict:
+def compile_ir(text: str, filename: str, base_dir: Path, library=None) -> dict:
     """Rulebook text → checked, schema-valid IR (a variant is merged with its
-    base first, see `variants`)."""
+    base first, see `variants`). Its files are read from its folder, its
+    library (`library`, else the nearest folder above with a
+    ``rulebooks.toml``) and the shipped library (`files.roots`)."""
     ast = _parse(text, filename)
     header = variants.variant_header(ast)
     changes = [item for item in ast["items"] if item["node"] != "variant"]
-    ast = variants.resolve(ast, Path(base_dir) / Path(filename).name, filename, _parse_file)
+    readable = files.roots(base_dir, library)
+    ast = variants.resolve(ast, Path(base_dir) / Path(filename).name, filename, _parse_file,
+                           allowed=readable)
     try:
         with room_to_nest():
-            ir = check(ast, filename, base_dir)
+            ir = check(ast, filename, base_dir, readable)
             validate_ir(ir)
     except RulebookErrors as e:
         if header is not None:
@@ -96,9 +100,9 @@ def compile_ir(text: str, filename: str, base_dir: Path) -> dict:
     return ir
 
 
-def load_ir(name_or_path: str) -> tuple[dict, Path]:
+def load_ir(name_or_path: str, library=None) -> tuple[dict, Path]:
     path = find_rulebook(str(name_or_path))
-    return compile_ir(_read(path), shown_path(path), path.parent), path
+    return compile_ir(_read(path), shown_path(path), path.parent, library), path
 
 
 def blame_variant(errors: list, path: Path, filename: str) -> None:

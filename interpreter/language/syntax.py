@@ -238,6 +238,9 @@ class _ToAst(Transformer):
     def game_decl(self, meta, c):
         return _node("game", meta, title=c[0][1:-1], title_at=_tok_at(c[0]))
 
+    def player_rules_decl(self, meta, c):
+        return _node("player_rules", meta, file=c[0][1:-1], file_at=_tok_at(c[0]))
+
     def players_decl(self, meta, c):
         low = int(c[0])
         high = int(c[1]) if c[1] is not None else low

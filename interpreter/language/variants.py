@@ -30,7 +30,7 @@ MAX_DEPTH = 8
 # kind -> the key that names a declaration of that kind (None: only one)
 _NAMED = {"option": "name", "component": "name", "zone": "name", "variable": "name",
           "define": "name", "phase": "name", "action": "name"}
-_SINGLE = ("game", "players", "setup")
+_SINGLE = ("game", "players", "setup", "player_rules")
 
 
 class VariantError(RulebookError):
@@ -80,7 +80,7 @@ def merge(base: dict, variant: dict, file: str) -> dict:
             at = [i for i, old in enumerate(items) if old["node"] == kind]
             if at:
                 items[at[0]] = item
-            elif kind == "setup":
+            elif kind in ("setup", "player_rules"):
                 items.append(item)
             else:
                 error(f"the base has no '{kind}' line to replace", item["at"])
@@ -189,11 +189,15 @@ def resolve(ast: dict, path: Path, shown: str, parse_file, depth: int = 0,
 
 
 def _rebase_sources(ast, base_dir: Path, variant_dir: Path) -> None:
-    """Data files of the base are named relative to the variant's folder."""
+    """Data files (and the player rules) of the base are named relative to
+    the variant's folder."""
     for item in ast["items"]:
         if item["node"] == "component" and item.get("source"):
             full = (base_dir / item["source"]["file"]).resolve()
             item["source"] = dict(item["source"], file=os.path.relpath(full, variant_dir.resolve()))
+        elif item["node"] == "player_rules":
+            full = (base_dir / item["file"]).resolve()
+            item["file"] = os.path.relpath(full, variant_dir.resolve())
 
 
 def blame(errors, file: str, changes: list) -> None:

@@ -52,8 +52,10 @@ class ArgumentParser(argparse.ArgumentParser):
         raise CommandError(message, hint=f"see '{self.prog} --help'")
 
 
-def load_game(target: str, options: Optional[dict] = None):
-    """The Game for a rulebook file or a bare name from rulebooks/."""
+def load_game(target: str, options: Optional[dict] = None, library: Optional[str] = None):
+    """The Game for a rulebook file or a bare name from rulebooks/; `library`
+    is the folder named with --library (default: the nearest folder above
+    the file with a rulebooks.toml)."""
     looks_like_path = os.sep in target or "/" in target or target.endswith(".rules")
     if looks_like_path and not os.path.isfile(target):
         raise FileNotReadable(f"cannot read '{target}': no such file",
@@ -61,7 +63,10 @@ def load_game(target: str, options: Optional[dict] = None):
     # Imported here so that the command line works (and reports) even when
     # the engine cannot be imported.
     from ..game.load import load_rulebook
-    return load_rulebook(target, options=options or None)
+    if library is not None and not os.path.isdir(library):
+        raise FileNotReadable(f"--library '{library}' is not a folder",
+                              hint="name the folder that holds the rulebooks of the library")
+    return load_rulebook(target, options=options or None, library=library)
 
 
 def error_list(err: RulebookError) -> list:
@@ -163,7 +168,7 @@ def validate_file(target: str, args) -> int:
     games; everything found is printed. The number of errors."""
     options = options_of(args)
     try:
-        game = load_game(target, options)
+        game = load_game(target, options, args.library)
         game.compile_all()          # each player count validate checks, not only the smallest
         report = None if args.play is None else playcheck.check(
             game, args.play, args.seed or 0, args.max_decisions or playcheck.MAX_DECISIONS)
@@ -238,7 +243,7 @@ def cmd_play(args) -> int:
     if args.game is None:
         raise CommandError("play needs a game, or --load FILE to resume a saved one",
                            hint="rulebook play GAME --players N, or rulebook play --load SAVE")
-    game = load_game(args.game, options_of(args))
+    game = load_game(args.game, options_of(args), args.library)
     players = player_count(game, args)
     ai = dict(args.ai or [])
     for seat, kind in ai.items():
@@ -248,7 +253,7 @@ def cmd_play(args) -> int:
     if args.seed is not None and not SEEDS[0] <= args.seed < SEEDS[1]:
         raise CommandError(f"--seed must be from {SEEDS[0]} to {SEEDS[1] - 1}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    repl = Repl(game, players=players, seed=seed, rulebook=args.game, ai=ai,
+    repl = Repl(game, players=players, seed=seed, rulebook=args.game, ai=ai, library=args.library,
                 console=Console(), input_fn=terminal_input())
     return repl.run()
 
@@ -264,7 +269,7 @@ def resume(args) -> int:
     target = args.game or header["rulebook"]
     try:
         game = load_game(args.game or saved_rulebook(header, args.load),
-                         options_of(args) or header["options"])
+                         options_of(args) or header["options"], args.library)
     except OptionError as err:
         if options_of(args):
             raise
@@ -273,6 +278,7 @@ def resume(args) -> int:
                         hint=err.hint) from None
     states, actions, data = read_save(game, args.load)
     repl = Repl(game, players=data["players"], seed=data["seed"], rulebook=target,
+                library=args.library,
                 console=Console(), input_fn=terminal_input())
     repl.restore(args.load, states, actions, data)
     return repl.run()
@@ -425,7 +431,7 @@ def titled(target: str, game, options: dict) -> str:
 
 def cmd_simulate(args) -> int:
     options = options_of(args)
-    game = load_game(args.game, options)
+    game = load_game(args.game, options, args.library)
     plan = simulation_plan(game, args)
     output_targets(args)
     timer = Timer()
@@ -453,8 +459,8 @@ def cmd_simulate(args) -> int:
 def cmd_compare(args) -> int:
     options = options_of(args)
     variant_options = {**options, **dict(args.variant_option or [])}
-    base = load_game(args.base, options)
-    variant = load_game(args.variant, variant_options)
+    base = load_game(args.base, options, args.library)
+    variant = load_game(args.variant, variant_options, args.library)
     plan = simulation_plan(base, args)
     check_player_count(variant, plan.players)
     output_targets(args)
@@ -496,7 +502,7 @@ def cmd_compare(args) -> int:
 
 
 def cmd_show(args) -> int:
-    game = load_game(args.file, options_of(args))
+    game = load_game(args.file, options_of(args), args.library)
     if args.ir:
         print(printable_json(json.dumps(game.ir, indent=2, ensure_ascii=False)))
         return 0
@@ -515,7 +521,7 @@ def cmd_show(args) -> int:
 
 def cmd_rules(args) -> int:
     from rich.markdown import Markdown
-    guarded(Console()).print(Markdown(rules_text(args.game)))
+    guarded(Console()).print(Markdown(rules_text(args.game, args.library)))
     return 0
 
 
@@ -533,6 +539,12 @@ def build_parser() -> ArgumentParser:
                         help="show the traceback of an unexpected error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
+    def library_option(p):
+        p.add_argument("--library", metavar="FOLDER",
+                       help="the folder of the library the rulebook belongs to, where a "
+                            "variant's base and data files may lie too (default: the nearest "
+                            "folder above the file that holds a rulebooks.toml)")
+
     validate = sub.add_parser("validate", help="check rulebooks and list every error")
     validate.add_argument("files", nargs="+", metavar="FILE")
     validate.add_argument("--option", action="append", type=option_arg, metavar="NAME=VALUE",
@@ -546,10 +558,12 @@ def build_parser() -> ArgumentParser:
     validate.add_argument("--max-decisions", type=int, metavar="N",
                           help=f"with --play: a game still going after N decisions is "
                                f"rule/endless (default {playcheck.MAX_DECISIONS:,})")
+    library_option(validate)
     validate.set_defaults(run=cmd_validate)
 
     def game_options(p, target="game", metavar="GAME|FILE"):
         p.add_argument(target, metavar=metavar)
+        library_option(p)
         p.add_argument("--option", action="append", type=option_arg, metavar="NAME=VALUE",
                        help="set a rulebook option (repeatable)")
 
@@ -563,6 +577,7 @@ def build_parser() -> ArgumentParser:
     play.add_argument("--seed", type=int, help="default: a random seed, printed")
     play.add_argument("--ai", action="append", type=ai_arg, metavar="SEAT=KIND",
                       help=f"let the computer play a seat: {', '.join(AI_KINDS)} (repeatable)")
+    library_option(play)
     play.set_defaults(run=cmd_play)
 
     def simulation_options(p):
@@ -610,10 +625,12 @@ def build_parser() -> ArgumentParser:
     cmp.add_argument("--variant-option", action="append", type=option_arg, metavar="NAME=VALUE",
                      help="set an option of the variant only (repeatable)")
     simulation_options(cmp)
+    library_option(cmp)
     cmp.set_defaults(run=cmd_compare)
 
     rules = sub.add_parser("rules", help="the rules of a game, written for players")
     rules.add_argument("game", metavar="GAME|FILE")
+    library_option(rules)
     rules.set_defaults(run=cmd_rules)
 
     show = sub.add_parser("show", help="print a rulebook's compiled form")

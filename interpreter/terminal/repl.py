@@ -108,8 +108,9 @@ class Repl:
     def __init__(self, game, *, players: int, seed: int, rulebook: Optional[str] = None,
                  ai: Optional[dict] = None, console: Optional[Console] = None,
                  input_fn: Callable[[str], str] = input, ai_seed: Optional[int] = None,
-                 save_dir: Optional[str] = None):
+                 save_dir: Optional[str] = None, library: Optional[str] = None):
         self.game = game
+        self.library = library       # --library: where the rulebook's player rules may lie
         self.save_dir = Path(save_dir) if save_dir is not None else Path(".")
         # the actions when the game was last saved or loaded (not their number:
         # an undo and another move make as many)
@@ -526,8 +527,8 @@ class Repl:
         self.leave("Leaving")
 
     def rules(self, _arg: str) -> None:
-        """The rules for players (docs/games/); the game's view comes back after."""
-        self.console.print(Markdown(rules_text(self.rulebook)))
+        """The rules for players (terminal/rules.py); the game's view comes back after."""
+        self.console.print(Markdown(rules_text(self.rulebook, self.library)))
         self.stale = True
 
     # -- details on request: printed under the table, which stays as it was -----

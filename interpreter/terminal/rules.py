@@ -1,8 +1,16 @@
-"""The rules for players of a game: `docs/games/NAME.md`, found from a game's
-name or its rulebook file (a variant file reads its base game's), shown by
-`rulebook rules GAME` and by `rules` at the table. Only the project's own
-documents are printed (a variant file is read for the name of its base,
-never shown), and those `printable`."""
+"""The rules for players of a game, shown by `rulebook rules GAME` and by
+`rules` at the table: a Markdown file that goes with the rulebook.
+
+A rulebook's player rules are the file its `rules for players "FILE"` line
+names, else `NAME.md` beside `NAME.rules`; a variant without either has its
+base's (followed as the loader follows `variant of`). The shipped games
+keep theirs the same way, beside their rulebooks. Every file is found as
+the loader finds a rulebook's files (`files.locate`: in the rulebook's
+folder, its library or the shipped one, a regular file of a rulebook's
+size) and read within that size, so that no line of a rulebook can make
+this open a file from elsewhere, a FIFO or a device; what is shown is made
+`printable`.
+"""
 
 from __future__ import annotations
 
@@ -10,47 +18,58 @@ import re
 from pathlib import Path
 from typing import Optional
 
-from ..errors import CommandError, RulebookError
+from ..errors import CommandError, RulebookError, RulebookErrors
 from ..language import files
 from ..language.limits import MAX_RULEBOOK_BYTES
+from ..language.loader import SUFFIX, find_rulebook
 from ..printable import printable
 
-GAMES_DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
 _BASE = re.compile(r'^\s*variant\s+of\s+"([^"\n]+)"', re.M)
+_RULES = re.compile(r'^\s*rules\s+for\s+players\s+"([^"\n]+)"', re.M)
+MAX_DEPTH = 8          # variants of variants followed, as the loader follows them
 
 
-def rules_file(target: str) -> Optional[Path]:
-    """The players' rules of a game name or rulebook path, or None. A
-    variant's base is found as the loader finds it (`files.locate`: in the
-    variant's folder or the library, a regular file of a rulebook's size),
-    and read within that size, so that a variant line cannot make this
-    open a file from elsewhere, a FIFO or a device."""
-    path = Path(target)
-    seen = set()
-    while True:
-        doc = GAMES_DOCS / f"{path.stem}.md"
-        if doc.is_file():
-            return doc
-        # a variant file: its base's rules
+def rules_file(target: str, library: Optional[str] = None) -> Optional[Path]:
+    """The players' rules of a game name or rulebook path, or None."""
+    try:
+        path = find_rulebook(target)
+    except RulebookErrors:
+        return None
+    for _ in range(MAX_DEPTH):
+        allowed = files.roots(path.parent, library)
         try:
             text = files.read_text(path, str(path), MAX_RULEBOOK_BYTES, "rulebook")
         except (RulebookError, OSError, ValueError):
             return None
-        found = _BASE.search(text)
-        if found is None or path in seen:
+        written = _RULES.search(text)
+        beside = path.with_suffix(".md").name if path.suffix == SUFFIX else None
+        for name in ([written.group(1)] if written else [beside] if beside else []):
+            try:
+                return files.locate(name, path.parent, allowed, MAX_RULEBOOK_BYTES, "player rules")
+            except (RulebookError, OSError, ValueError):
+                if written:
+                    return None
+        base = _BASE.search(text)
+        if base is None:
             return None
-        seen.add(path)
         try:
-            path = files.locate(found.group(1), path.parent, files.roots(path.parent),
-                                MAX_RULEBOOK_BYTES, "base rulebook")
+            path = files.locate(base.group(1), path.parent, allowed, MAX_RULEBOOK_BYTES,
+                                "base rulebook")
         except (RulebookError, OSError, ValueError):
             return None
+    return None
 
 
-def rules_text(target: str) -> str:
-    doc = rules_file(target)
+def rules_text(target: str, library: Optional[str] = None) -> str:
+    try:
+        find_rulebook(target)
+    except RulebookErrors as e:
+        raise CommandError(f"no rules for players of '{target}': {e.errors[0].message}",
+                           hint=e.errors[0].hint) from None
+    doc = rules_file(target, library)
     if doc is None:
-        known = ", ".join(sorted(p.stem for p in GAMES_DOCS.glob("*.md")))
         raise CommandError(f"no rules for players of '{target}'",
-                           hint=f"rules are written for: {known}" if known else None)
-    return printable(doc.read_text(encoding="utf-8"))
+                           hint="write them in Markdown beside the rulebook, as NAME.md for "
+                                "NAME.rules, or name the file with a 'rules for players \"FILE\"' "
+                                "line")
+    return printable(files.read_text(doc, str(doc), MAX_RULEBOOK_BYTES, "player rules"))
