@@ -103,8 +103,8 @@ def test_the_command_line_names_a_library(tmp_path, capsys):
     assert cli.main(["validate", variant, "--library", str(folder)]) == 0
     assert cli.main(["rules", variant, "--library", str(folder)]) == 0
     assert "highest total wins" in capsys.readouterr().out
-    assert cli.main(["validate", variant, "--library", str(folder / "nothing")]) != 0
-    assert "is not a folder" in capsys.readouterr().out
+    assert cli.main(["validate", variant, "--library", str(folder / "nothing")]) == 2
+    assert "is not a folder" in capsys.readouterr().err
 
 
 def test_player_rules_beside_the_rulebook_a_line_naming_them_and_a_variants_base(tmp_path):

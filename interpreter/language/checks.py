@@ -25,10 +25,10 @@ from ..stdlib.builtins import AGGREGATES, CONSTANTS, FUNCTIONS
 _PAIRWISE = {"max": "larger", "min": "smaller"}
 from .checks_declarations import DeclarationChecks
 from .checks_drawings import DrawingChecks
-from ..errors import (span_at, DuplicateName, FileNotReadable, FormulaTooLarge, InvalidDeclaration,
-                      LimitExceeded,
-                      NestingTooDeep, RecursiveDefinition, RulebookError, RulebookErrors, Span,
-                      UnknownName, UnreachablePhase, WrongArity, WrongType, did_you_mean)
+from ..errors import (span_at, DuplicateName, FileNotReadable, FormulaTooLarge,
+                      InvalidDeclaration, LimitExceeded, NestingTooDeep, RecursiveDefinition,
+                      RulebookError, RulebookErrors, Span, UnknownName, UnreachablePhase,
+                      WrongArity, WrongType, did_you_mean)
 from .limits import MAX_PLAYERS, MAX_RULEBOOK_BYTES, MAX_TITLE
 
 IR_FORMAT = "rulebook-ir/1"
@@ -132,7 +132,7 @@ class Checker(DeclarationChecks, DrawingChecks):
 
         game = self._single(by_kind, "game", "a 'game \"Title\"' line", ast)
         players = self._single(by_kind, "players", "a 'players N' or 'players N to M' line", ast)
-        self._check_player_rules(by_kind.get("player_rules", []))
+        self._check_player_rules(self._single(by_kind, "player_rules", None, ast))
         lo, hi = (players["min"], players["max"]) if players else (1, 1)
         self.player_counts = []
         if players and max(lo, hi) > MAX_PLAYERS:
@@ -255,32 +255,35 @@ class Checker(DeclarationChecks, DrawingChecks):
             raise RulebookErrors([too_much])
         return ir
 
-    def _check_player_rules(self, found: list) -> None:
-        """`rules for players "FILE"`: one such line, naming a readable file
-        where a rulebook may read (its folder, its library, the shipped one)."""
-        for extra in found[1:]:
-            self.error(DuplicateName, "more than one 'rules for players' line", extra["at"],
-                       hint=f"the first is at line {found[0]['at'][0]}")
-        for item in found[:1]:
-            try:
-                files.locate(item["file"], self.base_dir, self.readable, MAX_RULEBOOK_BYTES,
-                             "player rules")
-            except files.FileMissing:
-                self.error(FileNotReadable, f"the player rules '{files.brief(item['file'])}' "
-                                            f"do not exist", item["file_at"],
-                           hint="the path is relative to the rulebook's folder: a Markdown "
-                                "file, such as \"my-game.md\"")
-            except RulebookError as e:
-                self.error(type(e), e.message, item["file_at"], e.hint)
+    def _check_player_rules(self, item) -> None:
+        """`rules for players "FILE"` (if written) names a readable file where
+        a rulebook may read (its folder, its library, the shipped one)."""
+        if item is None:
+            return
+        try:
+            files.locate(item["file"], self.base_dir, self.readable, MAX_RULEBOOK_BYTES,
+                         "player rules")
+        except files.FileMissing:
+            self.error(FileNotReadable, f"the player rules '{files.brief(item['file'])}' "
+                                        f"do not exist", item["file_at"],
+                       hint="the path is relative to the rulebook's folder: a Markdown "
+                            "file, such as \"my-game.md\"")
+        except RulebookError as e:
+            self.error(type(e), e.message, item["file_at"], e.hint)
 
     def _single(self, by_kind, kind, what, ast):
+        """The one line of a kind; `what` says how to write it where it must
+        be there (None: it may be left out)."""
         found = by_kind.get(kind, [])
+        if not found and what is None:
+            return None
         if not found:
             self.error(InvalidDeclaration, f"the rulebook has no '{kind}' line", ast["at"][:2] + [0, 0]
                        if ast["at"][0] else [1, 1, 1, 2], hint=f"add {what}")
             return None
         for extra in found[1:]:
-            self.error(DuplicateName, f"more than one '{kind}' line", extra["at"],
+            written = "rules for players" if kind == "player_rules" else kind
+            self.error(DuplicateName, f"more than one '{written}' line", extra["at"],
                        hint=f"the first is at line {found[0]['at'][0]}")
         return found[0]
 

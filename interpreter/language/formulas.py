@@ -112,13 +112,9 @@ class FormulaChecker(Shortcuts):
         """`A to B`: a list of numbers (see `ranges`); fixed ends make it a
         constant, worked out here, so a range past the limit is reported
         when the rulebook loads."""
-        ends = [self.compile(e[k], scope) for k in ("low", "high")]
-        for which, end, node in zip(("first", "last"), ends, (e["low"], e["high"])):
-            if end.type == NONE or family(end.type) not in (None, "number", "player"):
-                self.type_error(f"the {which} number of a range must be a whole number, but "
-                                f"this is {'none' if end.type == NONE else describe(end.type)}",
-                                node, hint="a range is written between numbers: "
-                                           "1 to size(hand(me)), 0 to c.value")
+        ends = self._whole_ends(e, scope, "number of a range", ("number", "player"),
+                                "a range is written between numbers: 1 to size(hand(me)), "
+                                "0 to c.value")
         t = list_of(NUMBER)
         low, high = (c.const for c in ends)
         if low is not None and high is not None and type(low[0]) is int \
@@ -131,6 +127,19 @@ class FormulaChecker(Shortcuts):
             else:
                 return self._const(list(range(low[0], high[0] + 1)), t, e["at"])
         return Compiled(None, t, e["at"])
+
+    def _whole_ends(self, e, scope, what: str, kinds: tuple, hint: str) -> list:
+        """The two ends `low` and `high` of a range or a slice, compiled; an
+        end of another kind than `kinds` is rulebook/type at it."""
+        ends = []
+        for which, node in (("first", e["low"]), ("last", e["high"])):
+            end = self.compile(node, scope)
+            if end.type == NONE or family(end.type) not in (None, *kinds):
+                self.type_error(f"the {which} {what} must be a whole number, but this is "
+                                f"{'none' if end.type == NONE else describe(end.type)}",
+                                node, hint=hint)
+            ends.append(end)
+        return ends
 
     # -- names ---------------------------------------------------------------
     def e_name(self, e, scope):
@@ -267,9 +276,9 @@ class FormulaChecker(Shortcuts):
         t = FUNCTIONS[fn].result_type([a.type for a in args])
         for n, (arg, want) in enumerate(zip(args, FUNCTIONS[fn].takes)):
             got = "none" if arg.type == NONE else family(arg.type)
-            if want is not None and got is not None and got != want:
-                self.type_error(f"{fn}() takes {_a(want)} as its {_ORDINAL[n]} argument, but "
-                                f"this is {'none' if got == 'none' else describe(arg.type)}",
+            if want is not None and got is not None and got != family(want):
+                self.type_error(f"{fn}() takes {describe(want)} as its {_ORDINAL[n]} argument, "
+                                f"but this is {'none' if got == 'none' else describe(arg.type)}",
                                 e["args"][n], hint=f"{fn}: {FUNCTIONS[fn].doc}")
         if FUNCTIONS[fn].by_value and args and elem(args[0].type).startswith("list:"):
             self.type_error(f"{fn}() tells its elements apart by their values, and these "
@@ -383,12 +392,8 @@ class FormulaChecker(Shortcuts):
             self.type_error(f"a slice takes part of a list, but this is "
                             f"{'none' if target.type == NONE else describe(target.type)}",
                             e["target"], hint="slice a list: hand(me)[0 to 2]")
-        for which, node in (("first", e["low"]), ("last", e["high"])):
-            end = self.compile(node, scope)
-            if end.type == NONE or family(end.type) not in (None, "number"):
-                self.type_error(f"the {which} place of a slice must be a whole number, but "
-                                f"this is {'none' if end.type == NONE else describe(end.type)}",
-                                node, hint="places are numbers from 0: xs[0 to size(xs) - 2]")
+        self._whole_ends(e, scope, "place of a slice", ("number",),
+                         "places are numbers from 0: xs[0 to size(xs) - 2]")
         return Compiled(None, target.type if family(target.type) == "list" else ANY, e["at"])
 
     # -- operators -------------------------------------------------------------
@@ -509,12 +514,6 @@ _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a,
 
 
 _ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
-
-
-def _a(kind: str) -> str:
-    """A family of kinds in words, with its article: a list, a number."""
-    return {"list": "a list", "number": "a number", "player": "a player", "cell": "a cell",
-            "bool": "yes or no", "symbol": "a word", "component": "a piece"}[kind]
 
 
 def family(t: str):

@@ -35,11 +35,8 @@ def numbers_of(e: dict, file: str, budget):
     low_at, high_at, at = e["low"]["at"], e["high"]["at"], e["at"]
 
     def numbers(low, high):
-        for value, end, which in ((low, low_at, "first"), (high, high_at, "last")):
-            if type(value) is not int:
-                raise RuleError(f"the {which} number of a range is {_kind(value)}",
-                                span_at(file, end),
-                                hint="a range is written between whole numbers: 1 to size(hand(me))")
+        _whole(low, high, "number of a range", file, low_at, high_at,
+               "a range is written between whole numbers: 1 to size(hand(me))")
         n = high - low + 1
         if n <= 0:
             return []
@@ -60,11 +57,8 @@ def slice_of(e: dict, file: str):
     low_at, high_at, at = e["low"]["at"], e["high"]["at"], e["at"]
 
     def part(xs, low, high):
-        for value, end, which in ((low, low_at, "first"), (high, high_at, "last")):
-            if type(value) is not int:
-                raise RuleError(f"the {which} place of a slice is {_kind(value)}",
-                                span_at(file, end),
-                                hint="a slice is written between places, from 0: xs[0 to 2]")
+        _whole(low, high, "place of a slice", file, low_at, high_at,
+               "a slice is written between places, from 0: xs[0 to 2]")
         if not isinstance(xs, list):
             raise RuleError(f"a slice takes part of a list, but this is {_kind(xs)}",
                             span_at(file, at), hint="slice a list: hand(me)[0 to 2]")
@@ -72,6 +66,16 @@ def slice_of(e: dict, file: str):
             return []
         return xs[max(low, 0):high + 1]
     return part
+
+
+def _whole(low, high, what: str, file: str, low_at, high_at, hint: str) -> None:
+    """Both ends of a range or a slice are whole numbers, or `rule/runtime`
+    at the first that is not."""
+    if type(low) is int and type(high) is int:
+        return
+    for value, at, which in ((low, low_at, "first"), (high, high_at, "last")):
+        if type(value) is not int:
+            raise RuleError(f"the {which} {what} is {_kind(value)}", span_at(file, at), hint=hint)
 
 
 def _kind(value) -> str:

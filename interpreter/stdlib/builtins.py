@@ -47,8 +47,8 @@ class Builtin:
     # charges what it builds to the step's budget of formula work: the
     # implementation receives the budget (runtime/budget.py), not a context
     charged: bool = False
-    # the kind of each argument, by family ("list", "number", "player", "cell";
-    # None for any): the checker refuses an argument of another kind at it
+    # the type of each argument (None: any): the checker refuses an argument
+    # of another kind (a word for a number, a number for a list) at it
     takes: tuple = ()
 
     def result_type(self, arg_types: list) -> str:
@@ -207,7 +207,7 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("combinations", 2, 2, "every way to pick k of the elements, each a list in the "
             "elements' order: combinations([a, b, c], 2) is [[a, b], [a, c], [b, c]]",
             _combinations, lambda types: list_of(types[0]) if types else ANY, charged=True,
-            takes=("list", "number")),
+            takes=(list_of(ANY), NUMBER)),
     Builtin("reverse", 1, 1, "the elements in the opposite order", _reverse, _same_as_first),
     Builtin("multiplicities", 1, 1, "how many elements are equal to each other, largest "
             "first: [a, b, a, a] gives [3, 1]", _multiplicities, list_of(NUMBER),

@@ -63,9 +63,6 @@ def load_game(target: str, options: Optional[dict] = None, library: Optional[str
     # Imported here so that the command line works (and reports) even when
     # the engine cannot be imported.
     from ..game.load import load_rulebook
-    if library is not None and not os.path.isdir(library):
-        raise FileNotReadable(f"--library '{library}' is not a folder",
-                              hint="name the folder that holds the rulebooks of the library")
     return load_rulebook(target, options=options or None, library=library)
 
 
@@ -125,6 +122,14 @@ def option_arg(text: str) -> tuple:
     """`--option NAME=VALUE`: the value stays text, which the game reads by
     the option's kind (game/options.py: a number, yes/no, a word, …)."""
     return parse_assignment(text)
+
+
+def folder_arg(text: str) -> str:
+    """`--library FOLDER`: a folder that exists."""
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"'{shown(text)}' is not a folder (name the folder "
+                                         f"that holds the rulebooks of the library)")
+    return text
 
 
 def ai_arg(text: str) -> tuple:
@@ -540,7 +545,7 @@ def build_parser() -> ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def library_option(p):
-        p.add_argument("--library", metavar="FOLDER",
+        p.add_argument("--library", metavar="FOLDER", type=folder_arg,
                        help="the folder of the library the rulebook belongs to, where a "
                             "variant's base and data files may lie too (default: the nearest "
                             "folder above the file that holds a rulebooks.toml)")
