@@ -117,3 +117,68 @@ def test_player_rules_beside_the_rulebook_a_line_naming_them_and_a_variants_base
     assert "Nobody flips" in rules_text(str(named))
     (folder / "dice.md").unlink()
     assert rules_file(str(folder / "variants" / "dice-short.rules")) is None
+
+
+# -- reveal WHAT to WHO -------------------------------------------------------------
+
+def _take(game, state, text: str):
+    (player,) = game.to_move(state)
+    (action,) = [a for a in game.legal_actions(state, player) if str(a) == text]
+    return game.apply(state, action)
+
+
+def _zone(view, name: str, owner: int) -> dict:
+    (entry,) = [z for z in view["zones"] if z["name"] == name and z["owner"] == owner]
+    return entry
+
+
+def test_a_hand_revealed_to_one_player_is_seen_by_that_player_alone():
+    game = load("valid-reveal-to.rules")
+    state = _take(game, game.new_game(3, seed=4), "peek P2")
+    hand = sorted(names(game, state, "hand(2)"))
+    assert _zone(game.view(state, 0), "hand", 2)["revealed"] == hand
+    for viewer in (1, None):
+        assert "revealed" not in _zone(game.view(state, viewer), "hand", 2)
+    told = {p: [e["text"] for e in game.view(state, p)["events"]] for p in range(3)}
+    assert told[0] == [f"revealed to P0 in hand(P2): {' '.join(hand)}", "revealed to P0 in hand(P2): 2 pieces"]
+    assert told[1] == told[2] == ["revealed to P0 in hand(P2): 2 pieces"]
+
+
+def test_a_card_shown_to_several_players_and_the_determinizations_keep_it_in_place():
+    from interpreter.runtime.information import sample_state
+    game = load("valid-reveal-to.rules")
+    state = game.new_game(3, seed=1)
+    (card,) = names(game, state, "hand(0)")[:1]
+    state = _take(game, state, f"show {card}")
+    for viewer, sees in ((0, False), (1, True), (2, True), (None, False)):
+        assert (_zone(game.view(state, viewer), "hand", 0).get("revealed") == [card]) is sees
+    rng = random.Random(0)
+    for viewer in (1, 2):
+        info = game.view(state, viewer)["info"]
+        for _ in range(20):
+            assert card in names(game, sample_state(game, info, rng), "hand(0)")
+    # what P0 knows of whom it showed: nothing, in its information state
+    assert game.view(state, 0)["info"]["revealed"] == []
+
+
+def test_a_revealed_card_that_moves_is_hidden_again_and_a_save_keeps_who_saw_what():
+    game = load("valid-reveal-to.rules")
+    state = _take(game, game.new_game(2, seed=3), "peek P1")
+    again = game.state_from_json(game.state_to_json(state))
+    assert game.view(again, 0) == game.view(state, 0) and game.view(again, 1) == game.view(state, 1)
+    saved = game.state_to_json(state)["state"]["revealed"]
+    assert sorted(map(str, saved)) == sorted(["[0]", "[0]"] + ["False"] * (len(saved) - 2))
+    state = _take(game, state, f"play {names(game, state, 'hand(1)')[0]}")
+    assert _zone(game.view(state, 0), "hand", 1).get("revealed") == names(game, state, "hand(1)")
+    assert sum(1 for r in state.revealed if r) == 1
+
+
+def test_a_reveal_to_no_seat_of_the_game_stops_with_a_rule_error():
+    from interpreter.errors import RuleError
+    text = ('game "X"\nplayers 2\ncomponent card\n  | name |\n  | a |\n'
+            'zone hand of each player: card, owner\nsetup\n  move all card to hand(0)\n'
+            '  reveal hand(0) to 5\nphase play\n  end game\nscoring\n  score = 0\n')
+    game = Game(compile_ir(text, "seat.rules", LANGUAGE))
+    with pytest.raises(RuleError, match="cannot reveal to P5") as stopped:
+        game.new_game(2, seed=0)
+    assert stopped.value.span.line == 9

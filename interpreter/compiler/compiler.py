@@ -376,17 +376,17 @@ class Compiler:
 
     def s_reveal(self, s, scope):
         what = self.expr(s["what"], scope)
+        to = self.players(s["to"], scope, "who is shown") if s["to"] is not None else None
         name = s["what"].get("name") if s["what"].get("node") == "name" else None
         if name in self.picks and what.type.startswith("list:"):
             kind = elem(what.type)
-            return st.RevealPicks(s["at"], name, teller(kind, self.lay), is_comp(kind))
-        if is_comp(what.type) or is_comp(elem(what.type)) or what.type in (ANY, list_of(ANY)):
-            return st.Reveal(s["at"], what.fn)
-        self.ex.type_error(f"reveal shows pieces, a zone or the picks of an 'each … chooses'; "
-                           f"this is {what.type}", s["what"],
-                           "name the pieces or the zone, or the choice's name after the "
-                           "'each … chooses' that made it")
-        return st.Reveal(s["at"], what.fn)
+            return st.RevealPicks(s["at"], name, teller(kind, self.lay), is_comp(kind), to)
+        if not (is_comp(what.type) or is_comp(elem(what.type)) or what.type in (ANY, list_of(ANY))):
+            self.ex.type_error(f"reveal shows pieces, a zone or the picks of an 'each … chooses'; "
+                               f"this is {what.type}", s["what"],
+                               "name the pieces or the zone, or the choice's name after the "
+                               "'each … chooses' that made it")
+        return st.Reveal(s["at"], what.fn, to)
 
     def slot(self, target, scope):
         lay = self.lay
@@ -461,6 +461,16 @@ class Compiler:
         c = self.expr(e, scope)
         if family(c.type) not in (None, "player", "number"):
             self.ex.type_error(f"{what} is a player, not {describe(c.type)}", e)
+        return c.fn
+
+    def players(self, e, scope, what):
+        """A formula of a player or of a list of players (`reveal … to`)."""
+        c = self.expr(e, scope)
+        kind = elem(c.type) if c.type.startswith("list:") else c.type
+        if family(kind) not in (None, "player", "number"):
+            self.ex.type_error(f"{what} is a player or a list of players, not {describe(c.type)}",
+                               e, "name a player ('to me'), or a list of players ('to [p, q]', "
+                                  "'to players')")
         return c.fn
 
     def s_let(self, s, scope):

@@ -227,7 +227,7 @@ class Game:
         prog.budget.reset()       # the variables' defaults are formulas too
         lay, players = prog.lay, prog.n
         s = State(players, [[] for _ in lay.zone_list], [-1] * lay.ncomponents,
-                  [None] * lay.nvars, [False] * lay.ncomponents, [], rng)
+                  [None] * lay.nvars, [0] * lay.ncomponents, [], rng)
         for base, times, scope in lay.limits.values():
             s.vars[base:base + players] = [0] * players
         for slot, fn in prog.defaults:

@@ -465,6 +465,8 @@ class Checker(DeclarationChecks, DrawingChecks):
 
     def stmt_reveal(self, s, scope, ctx):
         self.expr(s["what"], scope)
+        if s["to"] is not None:
+            self.expr(s["to"], scope)
 
     def stmt_set(self, s, scope, ctx):
         self.assign_target(s["target"], scope)

@@ -509,7 +509,7 @@ class _ToAst(Transformer):
         return _node("shuffle", meta, zone=c[0])
 
     def reveal_stmt(self, meta, c):
-        return _node("reveal", meta, what=c[0])
+        return _node("reveal", meta, what=c[0], to=c[1])
 
     def set_stmt(self, meta, c):
         return _node("set", meta, target=c[0], value=c[1])

@@ -3,7 +3,8 @@
 An AI player may read only its view. For search it also needs whole states
 that agree with what it knows (determinization), so every view carries an
 ``info`` part: the state with everything the player cannot see taken out —
-hidden zones reduced to their sizes (plus cards the rules revealed), the
+hidden zones reduced to their sizes (plus cards the rules revealed to the
+player or to all), the
 hidden cards pooled as one sorted list of ids (their multiset is public: it
 is everything not in sight), the random generator dropped, and flow locals
 that point at hidden cards masked. `sample_state` deals the pooled cards
@@ -55,13 +56,13 @@ def information_state(game, s: State, viewer) -> dict:
         if visible_zone(slot, k, viewer):
             zones.append(list(contents))
         else:
-            known = [c for c in contents if s.revealed[c]]
+            known = [c for c in contents if s.sees(c, viewer)]
             types: dict = {}
             for c in contents:
-                if not s.revealed[c]:
+                if not s.sees(c, viewer):
                     types[lay.back[c]] = types.get(lay.back[c], 0) + 1
+                    pool.append(c)
             zones.append({"count": len(contents), "known": known, "types": types})
-            pool.extend(c for c in contents if not s.revealed[c])
     hidden = set(pool)
     blocks = prog.machine.blocks
     frames = [[f[0], f[1], _mask_env(f[2], blocks[f[0]].scope, hidden, viewer),
@@ -71,7 +72,9 @@ def information_state(game, s: State, viewer) -> dict:
         "zones": zones,
         "pool": sorted(pool),
         "vars": list(s.vars),
-        "revealed": [c for c in range(lay.ncomponents) if s.revealed[c]],
+        # of the pieces revealed, what the viewer knows: which it was shown, and
+        # which everybody was (not who else was shown which: that may be secret)
+        "revealed": _known_reveals(s, viewer),
         "frames": frames,
         "decisions": s.decisions,
         "pending": list(s.pending),
@@ -81,6 +84,18 @@ def information_state(game, s: State, viewer) -> dict:
         # the events of the last transition that the viewer was told
         "events": told_events(s, viewer),
     }
+
+
+def _known_reveals(s: State, viewer) -> list:
+    everyone = s.everyone
+    mine = 0 if viewer is None else 1 << viewer
+    out = []
+    for c, shown in enumerate(s.revealed):
+        if shown:
+            known = everyone if shown == everyone else shown & mine
+            if known:
+                out.append([c, known])
+    return out
 
 
 def _mask_env(env: dict, scope: dict, hidden: set, viewer) -> dict:
@@ -140,9 +155,9 @@ def sample_state(game, info: dict, rng: random.Random) -> State:
     for i, z in enumerate(zones):
         for c in z:
             loc[c] = i
-    revealed = [False] * lay.ncomponents
-    for c in info["revealed"]:
-        revealed[c] = True
+    revealed = [0] * lay.ncomponents
+    for c, shown in info["revealed"]:
+        revealed[c] = shown
     frames = [[f[0], f[1], dict(f[2]), f[3]] for f in info["frames"]]
     pending = tuple(info["pending"])
     # at a chance node the sample waits for chance too, nothing of it decided

@@ -73,10 +73,7 @@ class _Reader:
         if type(data["players"]) is not int or data["players"] != self.n:
             damaged("state.players", f"is not {self.n}")
         zones, loc = self.board(data["zones"], data["loc"])
-        revealed = data["revealed"]
-        if type(revealed) is not list or len(revealed) != len(loc) \
-                or not all(type(r) is bool for r in revealed):
-            damaged("state.revealed", f"is not {len(loc)} flags yes/no, one per component")
+        revealed = self.revealed(data["revealed"], len(loc))
         values = self.variables(data["vars"])
         counts = [self.count(data[key], f"state.{key}") for key in ("decisions", "round", "turn")]
         if type(data["over"]) is not bool:
@@ -88,12 +85,30 @@ class _Reader:
             pending = self.players(data["pending"], "state.pending")
         events = self.events(data.get("events", []))
         frames = self.frames(data["frames"])
-        s = State(self.n, zones, loc, values, list(revealed), frames, self.generator(data["rng"]),
+        s = State(self.n, zones, loc, values, revealed, frames, self.generator(data["rng"]),
                   counts[0], tuple(pending), data["over"], counts[1], counts[2], events, chance)
         self.flow(s)
         if chance is not None:
             self.chance_node(s)
         return s
+
+    def revealed(self, data, count: int) -> list:
+        """Per component, who it was revealed to where it lies: yes (everyone),
+        no (nobody) or a list of distinct seats (`state.revealed_data`)."""
+        wrong = f"is not {count} entries, one per component: yes, no or a list of seats"
+        if type(data) is not list or len(data) != count:
+            damaged("state.revealed", wrong)
+        everyone = (1 << self.n) - 1
+        out = []
+        for r in data:
+            if type(r) is bool:
+                out.append(everyone if r else 0)
+            elif type(r) is list and r and all(type(p) is int and 0 <= p < self.n for p in r) \
+                    and len(set(r)) == len(r):
+                out.append(sum(1 << p for p in r))
+            else:
+                damaged("state.revealed", wrong)
+        return out
 
     # -- chance mode -----------------------------------------------------------
     def chance(self, v) -> Chance:
@@ -266,14 +281,19 @@ class _Reader:
                     ", ".join(sorted(needed)) for needed, _ in shape))
             ok = type(e["text"]) is str and len(e["text"]) <= MAX_TEXT
             if "zone" in e:
-                ok = ok and type(e["zone"]) is str and type(e["cards"]) is list and all(
-                    type(c) is str for c in e["cards"])
+                ok = ok and type(e["zone"]) is str
+            if "cards" in e:
+                ok = ok and type(e["cards"]) is list and all(type(c) is str for c in e["cards"])
+            if "count" in e:
+                ok = ok and type(e["count"]) is int and 0 < e["count"] <= self.lay.ncomponents
             if "pieces" in e:
                 ncomp = self.lay.ncomponents
                 ok = ok and type(e["pieces"]) is list and all(
                     type(c) is int and 0 <= c < ncomp for c in e["pieces"])
             if "choice" in e:
-                ok = ok and type(e["choice"]) is str and type(e["players"]) is list and all(
+                ok = ok and type(e["choice"]) is str
+            if "players" in e:
+                ok = ok and type(e["players"]) is list and all(
                     type(p) is int and self.fits(p, PLAYER) for p in e["players"])
             if "permission" in e:
                 ok = ok and type(e["permission"]) is str and self.fits(e["player"], PLAYER)
@@ -444,8 +464,9 @@ class _Reader:
 
 
 # each kind of event: its shapes, as (the parts it has, the parts it may have)
-_EVENTS = {"reveal": (({"event", "zone", "cards", "text"}, {"pieces"}),
-                      ({"event", "choice", "players", "text"}, set())),
+_EVENTS = {"reveal": (({"event", "zone", "cards", "text"}, {"pieces", "to"}),
+                      ({"event", "zone", "count", "players", "text"}, set()),
+                      ({"event", "choice", "players", "text"}, {"to"})),
            "grant": (({"event", "permission", "player", "text"}, set()),),
            "spend": (({"event", "permission", "player", "text"}, set()),),
            "announce": (({"event", "text"}, {"to"}),)}

@@ -2,7 +2,8 @@
 
 Zones (lists of component ids, the top of an ordered zone last), where each
 component is, the variable slots (game, per-player and per-component values,
-action-use counters, the round/turn counters), which cards are revealed, the
+action-use counters, the round/turn counters), which cards are revealed and
+to whom (per component a set of seats, as bits: `everyone` is all of them), the
 flow position (a stack of frames: block, step, local names, loop data), the
 random generator's state and the players who must decide now (and, in a
 game whose draws are chance nodes, the chance outcomes decided for the
@@ -88,6 +89,20 @@ class State:
             items[i], items[j] = items[j], items[i]
         self.rng = x
 
+    # -- who sees a revealed piece --------------------------------------------
+    @property
+    def everyone(self) -> int:
+        """The seats of this game as bits: a piece revealed to everyone."""
+        return (1 << self.n) - 1
+
+    def sees(self, c: int, viewer) -> bool:
+        """Whether `viewer` (a seat, or None: a spectator, who sees what every
+        player sees) was shown piece c where it lies (`reveal`, `reveal … to`)."""
+        shown = self.revealed[c]
+        if viewer is None:
+            return shown == (1 << self.n) - 1
+        return (shown >> viewer) & 1 == 1
+
     # -- copying -------------------------------------------------------------
     def copy(self, events: bool = True) -> "State":
         """An independent copy; without `events` the copy starts with none
@@ -168,7 +183,7 @@ class State:
             "zones": [list(z) for z in self.zones],
             "loc": list(self.loc),
             "vars": [_plain(v) for v in self.vars],
-            "revealed": [bool(r) for r in self.revealed],
+            "revealed": [revealed_data(r, self.n) for r in self.revealed],
             "frames": [[f[0], f[1], {k: _plain(v) for k, v in f[2].items()}, _plain(f[3])]
                        for f in self.frames],
             "rng": str(self.rng),
@@ -208,3 +223,13 @@ def _plain(v):
 
 def _canonical(data) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def revealed_data(shown: int, n: int):
+    """A piece's seats that see it, as a save holds them: yes (everyone), no
+    (nobody), or the list of seats it was shown to."""
+    if shown == 0:
+        return False
+    if shown == (1 << n) - 1:
+        return True
+    return [p for p in range(n) if (shown >> p) & 1]

@@ -459,7 +459,7 @@ def move_components(m, s, cids, dest: int) -> None:
             s.zone_to_change(where).remove(c)
         target.append(c)
         loc[c] = dest
-        revealed[c] = False
+        revealed[c] = 0
 
 
 class Move(Stmt):
@@ -509,54 +509,101 @@ class Shuffle(Stmt):
 
 
 class Reveal(Stmt):
-    __slots__ = ("what",)
+    """'reveal WHAT [to WHO]': the pieces are shown where they lie, to
+    everybody or to the players WHO names (a player or a list of them), until
+    each moves. Told as one event per zone: to everybody, or to each player
+    shown, with the cards; then everybody else learns only how many were shown
+    in which zone, and to whom (as at the table: a hand handed over is seen)."""
 
-    def __init__(self, at, what):
-        self.at, self.what = at, what
+    __slots__ = ("what", "to")
+
+    def __init__(self, at, what, to=None):
+        self.at, self.what, self.to = at, what, to
 
     def run(self, m, s, f):
         if s.shared:
             s.own_board()
         lay = m.lay
+        env = f[2]
+        seats = None if self.to is None else shown_to(self.to(s, env), s.n)
+        mask = s.everyone if seats is None else sum(1 << p for p in seats)
         shown: dict = {}
-        for c in _flatten(self.what(s, f[2])):
-            s.revealed[c] = True
+        for c in _flatten(self.what(s, env)):
+            s.revealed[c] |= mask
             shown.setdefault(lay.place_name(s.loc[c]), []).append(c)
         for where, pieces in shown.items():
             cards = sorted(lay.display[c] for c in pieces)
+            ids = sorted(set(pieces))
             # the ids are the engine's (the log's hindsight); views leave them out
-            s.events.append({"event": "reveal", "zone": where, "cards": cards,
-                             "text": f"revealed in {where}: {' '.join(cards)}",
-                             "pieces": sorted(set(pieces))})
+            if seats is None:
+                s.events.append({"event": "reveal", "zone": where, "cards": cards,
+                                 "text": f"revealed in {where}: {' '.join(cards)}",
+                                 "pieces": ids})
+                continue
+            if not seats:
+                continue
+            whom = ", ".join(f"P{p}" for p in seats)
+            for p in seats:
+                s.events.append({"event": "reveal", "zone": where, "cards": cards,
+                                 "text": f"revealed to {whom} in {where}: {' '.join(cards)}",
+                                 "pieces": ids, "to": p})
+            many = f"{len(ids)} piece" + ("s" if len(ids) != 1 else "")
+            s.events.append({"event": "reveal", "zone": where, "count": len(ids),
+                             "players": list(seats),
+                             "text": f"revealed to {whom} in {where}: {many}"})
+
+
+def shown_to(v, n: int) -> list:
+    """The seats a `reveal … to WHO` names: a player, or a list of players
+    (each once, in seat order); anything else is a rule error at the reveal."""
+    seats = v if isinstance(v, list) else [v]
+    for p in seats:
+        if not (type(p) is int and 0 <= p < n):
+            what = f"P{p}" if type(p) is int else "none" if p is None else repr(p)
+            raise RuleError(f"cannot reveal to {what}: this game's players are P0 to P{n - 1}",
+                            hint="reveal to a player or a list of players: 'to me', "
+                                 "'to [p, q]', 'to players'")
+    return sorted(set(seats))
 
 
 class RevealPicks(Reveal):
-    """'reveal NAME' of the picks of an `each … chooses`: every player's pick
-    is told to everybody, as one public event that names the players whose
-    picks it shows, and picked pieces are revealed where they lie. The log
-    then shows those picks in full (runtime/hindsight.py)."""
+    """'reveal NAME [to WHO]' of the picks of an `each … chooses`: every
+    player's pick is told to everybody (or to the players WHO names), as one
+    event that names the players whose picks it shows, and picked pieces are
+    revealed where they lie. The log then shows those picks in full to whom
+    they were told (runtime/hindsight.py)."""
 
     __slots__ = ("name", "tell", "pieces")
 
-    def __init__(self, at, name, tell, pieces):
+    def __init__(self, at, name, tell, pieces, to=None):
         self.at, self.what, self.name, self.tell, self.pieces = at, None, name, tell, pieces
+        self.to = to
 
     def run(self, m, s, f):
-        picks = f[2].get(self.name)
+        env = f[2]
+        picks = env.get(self.name)
         if not isinstance(picks, list):
             return
+        seats = None if self.to is None else shown_to(self.to(s, env), s.n)
+        mask = s.everyone if seats is None else sum(1 << p for p in seats)
         shown = [(p, v) for p, v in enumerate(picks) if v is not None]
         if self.pieces and shown:
             if s.shared:
                 s.own_board()
             for _, v in shown:
                 for c in _flatten(v):
-                    s.revealed[c] = True
+                    s.revealed[c] |= mask
         if shown:
             told = ", ".join(f"P{p} {self.tell(v)}" for p, v in shown)
-            s.events.append({"event": "reveal", "choice": self.name,
-                             "players": [p for p, _ in shown],
-                             "text": f"revealed {self.name}: {told}"})
+            event = {"event": "reveal", "choice": self.name,
+                     "players": [p for p, _ in shown],
+                     "text": f"revealed {self.name}: {told}"}
+            if seats is None:
+                s.events.append(event)
+            for p in seats or ():
+                s.events.append({**event, "players": list(event["players"]), "to": p,
+                                 "text": f"revealed {self.name} to "
+                                         f"{', '.join(f'P{q}' for q in seats)}: {told}"})
 
 
 def seat_check(n: int):

@@ -174,7 +174,7 @@ def _holds(prog, s, c, viewer, owner_of) -> list:
                 entry["owners"] = owners
         else:
             entry["pieces"] = None
-            revealed = sorted(lay.display[p] for p in inside if s.revealed[p])
+            revealed = sorted(lay.display[p] for p in inside if s.sees(p, viewer))
             if revealed:
                 entry["revealed"] = revealed
         out.append(entry)
@@ -340,7 +340,7 @@ def _zone_view(prog, s, slot, k, viewer, grid_decl=None, hex_decl=None, drawer=N
         order = contents if slot.ordered else sorted(contents, key=lambda c: lay.display[c])
         entry["drawings"] = [drawer(c) for c in order]
     if not visible:
-        revealed = [lay.display[c] for c in contents if s.revealed[c]]
+        revealed = [lay.display[c] for c in contents if s.sees(c, viewer)]
         if revealed:
             entry["revealed"] = sorted(revealed)
     return entry
