@@ -182,3 +182,27 @@ def test_a_reveal_to_no_seat_of_the_game_stops_with_a_rule_error():
     with pytest.raises(RuleError, match="cannot reveal to P5") as stopped:
         game.new_game(2, seed=0)
     assert stopped.value.span.line == 9
+
+
+# -- variables of two indices -------------------------------------------------------
+
+@pytest.mark.parametrize("players, seed", [(2, 0), (3, 1), (4, 2)])
+def test_a_variable_of_each_player_and_column_keeps_one_value_per_pair(players, seed):
+    game = load("valid-two-index-variables.rules")
+    heights = {"c2": 3, "c3": 5, "c4": 7}
+    progress = {(p, c): 0 for p in range(players) for c in heights}
+    rng, state = random.Random(seed), game.new_game(players, seed=seed)
+    while game.outcome(state) is None:
+        (player,) = game.to_move(state)
+        actions = list(game.legal_actions(state, player))
+        # a column is offered while the player has not claimed it
+        assert sorted(str(a).split()[1] for a in actions) == \
+            sorted(c for c in heights if progress[player, c] < heights[c])
+        action = rng.choice(actions)
+        progress[player, str(action).split()[1]] += 1
+        state = game.apply(state, action)
+    for p in range(players):
+        claimed = sum(1 for c in heights if progress[p, c] >= heights[c])
+        assert game.scores(state)[p] == sum(progress[p, c] for c in heights) + 10 * claimed
+    shown = game.view(state, 0)["player_variables"]
+    assert shown["progress(c3)"] == {f"P{p}": progress[p, "c3"] for p in range(players)}

@@ -335,10 +335,18 @@ class Compiler:
         """The slot of the variable or zone `decl` that the call or name `e`
         names: an index 'of each player/TYPE' is checked to be of its kind
         here, and to be one of its values when the game runs (its table,
-        `Layout.positions`); a cell, to lie on its grid."""
+        `Layout.positions`); a cell, to lie on its grid. One of two indices
+        ('of each A and B') lies at a * inner + b."""
         index, base = decl.index, decl.base
         if index is None:
             return lambda s, env: base
+        if decl.index2 is not None:
+            args = [self.expr(a, scope) for a in e["args"]]
+            for n, arg in enumerate(args):
+                self.ex.check_index(arg, e, n, decl)
+            first, a0 = self.lay.positions(index), args[0].fn
+            inner, second, a1 = decl.inner, self.lay.positions(decl.index2), args[1].fn
+            return lambda s, env: base + first[a0(s, env)] * inner + second[a1(s, env)]
         compiled = self.expr(e["args"][0], scope)
         arg = compiled.fn
         if index in self.lay.grids:
@@ -351,17 +359,8 @@ class Compiler:
 
     def zone_index(self, e, scope):
         """The zone that the name or call `e` names, as ``f(state, env) -> i``
-        (``state.zones[i]``): a zone of two indices lies as z(a, b) = a *
-        inner + b, each argument checked as `indexed` checks one."""
-        z = self.lay.zones[e["name"] if e["node"] == "name" else e["fn"]]
-        if z.index2 is None:
-            return self.indexed(z, e, scope)
-        args = [self.expr(a, scope) for a in e["args"]]
-        for n, arg in enumerate(args):
-            self.ex.check_index(arg, e, n, z)
-        base, first, a0 = z.base, self.lay.positions(z.index), args[0].fn
-        inner, second, a1 = z.inner, self.lay.positions(z.index2), args[1].fn
-        return lambda s, env: base + first[a0(s, env)] * inner + second[a1(s, env)]
+        (``state.zones[i]``), as `indexed` finds a slot."""
+        return self.indexed(self.lay.zones[e["name"] if e["node"] == "name" else e["fn"]], e, scope)
 
     def s_move(self, s, scope):
         return st.Move(s["at"], self.fn(s["what"], scope), self.zone_index(s["to"], scope))

@@ -269,11 +269,11 @@ class RunCompiler:
         v = lay.variables[name]
         if v.index is None:
             return str(v.base)
-        arg = self.py.code(target["args"][0], {}, env)
+        args = [self.py.code(a, {}, env) for a in target["args"]]
         if v.index in lay.grids:
             positions = lay.grids[v.index].positions_at(span_at(self.m.file, target["at"]))
-            return f"{v.base} + {self.mod.constant(positions)}[{arg.src}]"
-        return self.py.index(v, [arg])
+            return f"{v.base} + {self.mod.constant(positions)}[{args[0].src}]"
+        return self.py.index(v, args)
 
     def block(self, bid: int, env: str, depth: int, sid) -> None:
         """The statements of a nested block, on a copy of the locals (as the

@@ -152,7 +152,12 @@ class Observer:
         self._where: dict = {}      # type -> cid -> position of its class
         for v in lay.variables.values():
             for k in range(v.count):
-                self._slot(v.base + k, _instance(lay, v.name, v.index, k), v.type)
+                if v.index2 is not None:
+                    a, b = v.keys(k)
+                    name = f"{v.name}({lay.key_text(v.index, a)}, {lay.key_text(v.index2, b)})"
+                else:
+                    name = _instance(lay, v.name, v.index, k)
+                self._slot(v.base + k, name, v.type)
         for attr, column in lay.has.items():
             t = lay.has_type[attr]
             for cid, slot in enumerate(column):

@@ -723,8 +723,9 @@ class Checker(DeclarationChecks, DrawingChecks):
                 self.error(WrongArity, f"zone '{n}' is one per {_per(zone)}", e["at"],
                            hint=f"write {n}({', '.join('…' for _ in _indices(zone))}) to say whose")
             elif kind == "variable" and self.variables.get(n, {}).get("index"):
-                self.error(WrongArity, f"variable '{n}' is one per {self.variables[n]['index']}", e["at"],
-                           hint=f"write {n}(…) to say whose")
+                var = self.variables[n]
+                self.error(WrongArity, f"variable '{n}' is one per {_per(var)}", e["at"],
+                           hint=f"write {n}({', '.join('…' for _ in _indices(var))}) to say whose")
             elif kind == "define" and self.defines[n]["params"]:
                 params = self.defines[n]["params"]
                 self.error(WrongArity, f"'{n}' takes {_arguments(len(params))}, got none", e["at"],

@@ -489,7 +489,7 @@ class DeclarationChecks(TableRows):
                     for comp in self.components.values() if comp.get("has")]
         declared += [(z["name"], times(z.get("index")) * times(z.get("index2")), z["name_at"])
                      for z in self.zones.values()]
-        declared += [(v["name"], times(v.get("index")), v["name_at"])
+        declared += [(v["name"], times(v.get("index")) * times(v.get("index2")), v["name_at"])
                      for v in self.variables.values()]
         for name, values, at in declared:
             total += values
@@ -721,6 +721,14 @@ class DeclarationChecks(TableRows):
             return
         self._check_type(var["type"], var["type_at"])
         self._check_index(var)
+        if var.get("index2") is not None:
+            self._check_index(var, "index2")
+            for key in ("index", "index2"):
+                if var[key] in self.grids:
+                    self.error(InvalidDeclaration, f"a variable of two indices is not one per cell "
+                                                   f"of grid '{var[key]}'", var[key + "_at"],
+                               hint="index it by players and component types, or keep one "
+                                    f"variable 'of each {var[key]}' of a list")
         if var.get("permission") and var["index"] not in (None, "player"):
             self.error(InvalidDeclaration, f"a permission is one per player or one for the game, "
                                            f"not one per {var['index']}", var["index_at"],

@@ -252,7 +252,8 @@ class FormulaChecker(Shortcuts):
             return Compiled(None, v.type, e["at"])
         if ref == "variable":
             v = lay.variables[fn]
-            self.check_index(args[0], e, 0, v)
+            for n, arg in enumerate(args):
+                self.check_index(arg, e, n, v)
             return Compiled(None, v.type, e["at"])
         if ref == "define":
             body = self.define(fn)

@@ -57,6 +57,13 @@ class VarSlot:
     count: int
     index: str | None
     type: str
+    # 'of each A and B': as a zone's (ZoneSlot), the instance of (a, b) is a * inner + b
+    index2: str | None = None
+    inner: int = 1
+
+    def keys(self, k: int) -> tuple:
+        """The positions of instance k along the variable's indices: (a,) or (a, b)."""
+        return divmod(k, self.inner) if self.index2 is not None else (k,)
 
 
 @dataclass
@@ -304,9 +311,10 @@ def build_layout(ir: dict, n: int) -> Layout:
         for k in range(count):
             lay.zone_list.append((slot, k))
     for v in ir["variables"]:
-        count = lay.index_count(v["index"])
+        inner = lay.index_count(v.get("index2"))
+        count = lay.index_count(v["index"]) * inner
         lay.variables[v["name"]] = VarSlot(v["name"], lay.new_slot(count), count, v["index"],
-                                           _declared_type(v["type"], ir))
+                                           _declared_type(v["type"], ir), v.get("index2"), inner)
     lay.slot_current = lay.new_slot()
     for a in ir["actions"]:
         for opt in a["options"]:

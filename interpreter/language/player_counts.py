@@ -97,7 +97,8 @@ class Work:
         found += [(f"zone '{z['name']}'", z["name_at"],
                    self._times(z.get("index"), n) * self._times(z.get("index2"), n))
                   for z in ir["zones"]]
-        found += [(f"variable '{v['name']}'", v["name_at"], self._times(v.get("index"), n))
+        found += [(f"variable '{v['name']}'", v["name_at"],
+                   self._times(v.get("index"), n) * self._times(v.get("index2"), n))
                   for v in ir["variables"]]
         found += [(f"action '{a['name']}'", a["name_at"], n) for a in ir["actions"]
                   if any(o["node"] in ("once_per", "times_per") for o in a["options"])]

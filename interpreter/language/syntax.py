@@ -405,8 +405,10 @@ class _ToAst(Transformer):
 
     def variable_decl(self, meta, c):
         name, index, type_, default = c
+        index, second = index if isinstance(index, tuple) else (index, None)
+        pair = {"index2": _name(second), "index2_at": _tok_at(second)} if second else {}
         return _node("variable", meta, name=str(name), name_at=_tok_at(name),
-                     index=_name(index), index_at=_tok_at(index) if index else None,
+                     index=_name(index), index_at=_tok_at(index) if index else None, **pair,
                      type=str(type_), type_at=_tok_at(type_),
                      default=default)
 

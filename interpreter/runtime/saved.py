@@ -196,7 +196,8 @@ class _Reader:
         kinds: list = [("a slot", ANY)] * lay.nvars
         for v in lay.variables.values():
             for k in range(v.count):
-                kinds[v.base + k] = (f"variable {v.name}" + (f"[{k}]" if v.count > 1 else ""), v.type)
+                kinds[v.base + k] = (f"variable {v.name}" + (f"{list(v.keys(k))}" if v.count > 1
+                                                             else ""), v.type)
         for name, column in lay.has.items():
             for cid, slot in enumerate(column):
                 if slot >= 0:

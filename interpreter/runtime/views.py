@@ -360,9 +360,18 @@ def view(game, s, viewer) -> dict:
     for v in lay.variables.values():
         if v.index is None:
             variables[v.name] = show_value(s.vars[v.base], v.type, lay)
-        elif v.index == "player":
+        elif v.index == "player" and v.index2 is None:
             per_player[v.name] = {f"P{p}": show_value(s.vars[v.base + p], v.type, lay)
                                   for p in range(s.n)}
+        elif "player" in (v.index, v.index2) and v.index2 is not None:
+            # one per player and KEY: a column per key, 'progress(c2)', by player
+            seat_first = v.index == "player"
+            other = v.index2 if seat_first else v.index
+            for j in range(lay.index_count(other)):
+                slots = {p: v.base + (p * v.inner + j if seat_first else j * v.inner + p)
+                         for p in range(s.n)}
+                per_player[f"{v.name}({lay.key_text(other, j)})"] = {
+                    f"P{p}": show_value(s.vars[i], v.type, lay) for p, i in slots.items()}
     if game.ir["scoring"].get("public"):
         # the rulebook says the scores are open information (honour on the table)
         per_player["score"] = dict(zip((f"P{p}" for p in range(s.n)), game.scores(s)))

@@ -344,7 +344,8 @@ class Declarations:
         typed = (ONE, v["type"]) if v["type"] not in VALUE_TYPES else None
         detail = (f"a permission, one of each {v['index']}" if v.get("permission") and v["index"]
                   else "a permission" if v.get("permission")
-                  else f"a {v['type']}" + (f", one of each {v['index']}" if v["index"] else ""))
+                  else f"a {v['type']}" + (f", one of each {v['index']}" if v["index"] else "")
+                  + (f" and {v['index2']}" if v.get("index2") else ""))
         self.declare(self.ix.names, Decl(v["name"], kind, place, self.lines(place, place.line),
                                          detail, typed))
 

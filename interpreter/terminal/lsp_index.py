@@ -186,8 +186,9 @@ class _Builder(Declarations):
 
     def body_variable(self, v) -> None:
         self.use(v["type_at"], v["type"], self.ix.names.get(v["type"]))
-        if v.get("index") and v.get("index_at"):
-            self.use(v["index_at"], v["index"], self.ix.names.get(v["index"]))
+        for key in ("index", "index2"):
+            if v.get(key) and v.get(key + "_at"):
+                self.use(v[key + "_at"], v[key], self.ix.names.get(v[key]))
         if v["default"] is not None:
             self.expr(v["default"], {})
 
