@@ -206,3 +206,41 @@ def test_a_variable_of_each_player_and_column_keeps_one_value_per_pair(players, 
         assert game.scores(state)[p] == sum(progress[p, c] for c in heights) + 10 * claimed
     shown = game.view(state, 0)["player_variables"]
     assert shown["progress(c3)"] == {f"P{p}": progress[p, "c3"] for p in range(players)}
+
+
+# -- move N of ZONE [where …] ---------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(4))
+def test_move_n_of_the_pieces_that_pass_takes_the_topmost_as_a_deal_does(seed):
+    game = load("valid-move-some.rules")
+    state = game.new_game(3, seed=seed)
+    assert [len(names(game, state, f"hand({p})")) for p in range(3)] == [4, 4, 4]
+    for k in (3, 1, 2):
+        (player,) = game.to_move(state)
+        hand, deck = names(game, state, f"hand({player})"), names(game, state, "deck")
+        reds = [c for c in hand if c.startswith("r")]
+        high = [c for c in deck if int(c[1:]) >= 5]
+        state = _take(game, state, f"keep_reds {k}")
+        assert names(game, state, f"reds({player})") == reds[max(0, len(reds) - k):][::-1]
+        assert names(game, state, "discard")[-1:] == high[-1:]
+
+
+# -- computed columns ---------------------------------------------------------------
+
+def _bullheads(value: int) -> int:
+    return 7 if value == 55 else 5 if value % 11 == 0 else 3 if value % 10 == 0 \
+        else 2 if value % 5 == 0 else 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_computed_column_holds_the_formula_of_each_row(seed):
+    game = load("valid-computed-columns.rules")
+    end = played(game, 3, seed)[-1]
+    for p in range(3):
+        values = _values(game, end, f"taken({p})")
+        heavy_low = sum(1 for v in values if _bullheads(v) >= 3 and v <= 52)
+        assert game.scores(end)[p] == sum(map(_bullheads, values)) + heavy_low
+    lay = game.program(3).lay
+    assert [lay.static["bullheads"][lay.instances[f"c{v}"]] for v in (55, 22, 30, 15, 7)] == \
+        [7, 5, 3, 2, 1]
+    assert lay.static["band"][lay.instances["c60"]] == "high"

@@ -80,10 +80,11 @@ def test_every_node_kind_the_parser_makes_is_in_the_schema():
     # 'shape' is a check of a component's data, done before the IR;
     # 'score_order' becomes the scoring's 'lowest_wins'; an 'each' cell
     # becomes the rows it stands for (language/tables.py); 'player_rules'
-    # names a file the checks find and the terminal shows, no rule of play
+    # names a file the checks find and the terminal shows, no rule of play; a
+    # 'computed' column becomes a cell of every row (language/cells.py)
     assert made - {"rulebook", "game", "players", "table", "setup", "scoring", "score",
                    "tie_break", "winners", "score_order", "row", "variant", "shape",
-                   "each", "player_rules"} <= known
+                   "each", "player_rules", "computed"} <= known
 
 
 def test_aggregates_and_name_kinds_in_the_schema_match_the_checker():

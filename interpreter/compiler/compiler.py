@@ -363,6 +363,9 @@ class Compiler:
         return self.indexed(self.lay.zones[e["name"] if e["node"] == "name" else e["fn"]], e, scope)
 
     def s_move(self, s, scope):
+        if s.get("count") is not None:
+            return st.MoveSome(s["at"], self.number(s["count"], scope, "how many to move"),
+                               self.fn(s["what"], scope), self.zone_index(s["to"], scope))
         return st.Move(s["at"], self.fn(s["what"], scope), self.zone_index(s["to"], scope))
 
     def s_deal(self, s, scope):

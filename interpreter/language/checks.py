@@ -452,8 +452,27 @@ class Checker(DeclarationChecks, DrawingChecks):
                 scope.add(added)
 
     def stmt_move(self, s, scope, ctx):
-        self.expr(s["what"], scope)
+        if s.get("count") is None:
+            self.expr(s["what"], scope)
+        else:
+            self.expr(s["count"], scope)
+            self._pieces_of_zone(s["what"], scope)
         self.zone_target(s["to"], scope)
+
+    def _pieces_of_zone(self, e, scope):
+        """What 'move N of …' takes from: a zone, or the pieces of a zone that
+        pass a 'where' ('c in ZONE where …'), whose top is known."""
+        if e["node"] == "aggregate" and e["fn"] == "filter":
+            self.zone_target(e["source"], scope)
+            self.expr(e["where"], scope | {e["var"]})
+            return
+        self.expr(e, scope)
+        if e["node"] in ("name", "call") and e.get("ref") in ("zone", None):
+            return self.zone_target(e, scope) if e.get("ref") == "zone" else None
+        self.error(WrongType, "'move N of' takes from the top of a zone", e["at"],
+                   hint="write a zone, 'move 2 of deck to …', or its pieces that pass a test, "
+                        "'move 2 of c in deck where … to …'; to move the first N of a list, "
+                        "move a slice of it: 'move xs[0 to 1] to …'")
 
     def stmt_deal(self, s, scope, ctx):
         self.expr(s["count"], scope)

@@ -13,6 +13,7 @@ statements then read.
 from __future__ import annotations
 
 from . import data as datafiles, files
+from .cells import CellError, cell_node, computed
 from .tables import EACH, TableRows
 from .limits import (MAX_DATA_BYTES, MAX_GRID_CELLS, MAX_LIST_ITEMS, MAX_PIECES, MAX_STATE_VALUES,
                      count)
@@ -213,6 +214,7 @@ class DeclarationChecks(TableRows):
                         continue
                     comp["rows"].append({"at": row["at"], "cells": dict(zip(columns, row["cells"]))})
                 comp["rows"] = self._generated_rows(comp["rows"], columns)
+        self._computed_columns(comp, column_at)
         for col in comp["columns"]:
             if col not in RESERVED_COLUMNS:
                 self.attributes.add(col)
@@ -550,6 +552,38 @@ class DeclarationChecks(TableRows):
                     values[str(n)] = cell
                 self.table[label["value"]] = {"at": label["at"], "values": values}
 
+    def _computed_columns(self, comp, column_at: dict) -> None:
+        """Each `NAME = FORMULA` under a component table: a column whose cell
+        in each row is the formula worked out from that row (language/cells.py).
+        A formula that fails is reported once, at its part, with the row."""
+        for part in comp.pop("computed", ()):
+            name = part["name"]
+            if name in comp["columns"] or name in RESERVED_COLUMNS:
+                self.error(DuplicateName, f"'{name}' is already a column of {comp['name']}",
+                           part["name_at"], hint="a computed column has a name of its own")
+                continue
+            for row in comp["rows"]:
+                try:
+                    value = computed(part["formula"], row["cells"])
+                except CellError as err:
+                    label = _row_label(row)
+                    self.error(err.cls, f"{err.message} (computing '{name}' of {label})", err.at,
+                               hint=err.hint)
+                    break
+                if isinstance(value, list):
+                    self.error(WrongType, f"'{name}' of {_row_label(row)} is a list: a computed "
+                                          f"cell is a number, a word, yes/no or none",
+                               part["formula"]["at"])
+                    break
+                row["cells"][name] = cell_node(value, part["formula"]["at"])
+            else:
+                comp["columns"].append(name)
+                column_at.setdefault(name, part["name_at"])
+                continue
+            for row in comp["rows"]:        # (reported: the column is there, without values)
+                row["cells"][name] = {"node": "none", "at": part["name_at"]}
+            comp["columns"].append(name)
+
     def _declare_zone(self, zone):
         if not self.declare(zone["name"], "zone", zone["name_at"]):
             return
@@ -734,6 +768,14 @@ class DeclarationChecks(TableRows):
                                            f"not one per {var['index']}", var["index_at"],
                        hint=f"write 'permission {var['name']} of each player'")
         self.variables[var["name"]] = var
+
+
+def _row_label(row: dict) -> str:
+    """A row as an error names it: its piece's name, else the line it is on."""
+    cell = row["cells"].get("name")
+    if cell is not None and cell["node"] == "symbol":
+        return f"'{cell['value']}'"
+    return f"the row at line {row['at'][0]}"
 
 
 def _link_key(cell):

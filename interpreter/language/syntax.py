@@ -280,9 +280,13 @@ class _ToAst(Transformer):
         links = [p for p in parts if p["node"] == "links"]
         shapes = [p for p in parts if p["node"] == "shape"]
         drawn = [p for p in parts if p["node"] == "drawn"]
+        # columns worked out from the others: made into cells by the checks
+        # (language/cells.py), so only a table that has them says so
+        computed = {"computed": [p for p in parts if p["node"] == "computed"]} \
+            if any(p["node"] == "computed" for p in parts) else {}
         return _node("component", meta, name=str(name), name_at=_tok_at(name),
                      per_player=owner is not None, source=source, rows=rows, has=has, links=links,
-                     shapes=shapes, drawn=drawn,
+                     shapes=shapes, drawn=drawn, **computed,
                      **({"of_each": str(owner), "of_each_at": _tok_at(owner)} if owner else {}))
 
     def component_owner(self, meta, c):
@@ -312,6 +316,9 @@ class _ToAst(Transformer):
     def data_path(self, meta, keys):
         # folded into its 'source' node: no node of its own in the IR
         return {"keys": [str(k) for k in keys], "at": _at(meta)}
+
+    def computed_column(self, meta, c):
+        return _node("computed", meta, name=str(c[0]), name_at=_tok_at(c[0]), formula=c[1])
 
     def has_decl(self, meta, c):
         return _node("has", meta, name=str(c[0]), type=str(c[1]),
@@ -503,6 +510,14 @@ class _ToAst(Transformer):
 
     def move_stmt(self, meta, c):
         return _node("move", meta, what=c[-2], to=c[-1])
+
+    def move_some_stmt(self, meta, c):
+        count, what, to = c
+        return _node("move", meta, what=what, to=to, count=count)
+
+    def pieces_where(self, meta, c):
+        # 'c in ZONE where …' of a move: the pieces of the zone that pass, in its order
+        return self.filter(meta, c)
 
     def deal_stmt(self, meta, c):
         return _node("deal", meta, count=c[0], source=c[1], to=c[2])

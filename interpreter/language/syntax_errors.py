@@ -177,6 +177,15 @@ def _hand_written_hint(tok, expected, lines, line) -> str | None:
         name, source = loop.groups() if loop else ("x", "COLLECTION")
         return (f"a 'for each' walks a whole collection; to walk only some of it, loop over a "
                 f"filtered list: for each {name} in [{name} in {source} where …]")
+    before = code[:tok.column - 1]
+    if value == "then" or (first != "if" and re.search(r"[=(,\[]\s*if\s+$", before)):
+        return ("a value that depends on a condition is written 'A if CONDITION else B': "
+                "5 if value % 11 == 0 else 1")
+    if first == "move" and value == "where":
+        some = re.match(r"\s*move\s+(.*?)\s+of\s+(.*?)\s*$", code[:tok.column - 1])
+        count, source = some.groups() if some else ("N", "ZONE")
+        return (f"name the pieces a 'where' tests: move {count} of c in {source} where … "
+                f"to …, where c is each piece")
     if value == "by":
         return _by_hint(code[:tok.column - 1])
     if tok.column == 1 and value in _STEP_WORDS:

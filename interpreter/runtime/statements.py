@@ -473,6 +473,22 @@ class Move(Stmt):
         move_value(m, s, self.what(s, env), self.to(s, env))
 
 
+class MoveSome(Stmt):
+    """'move N of ZONE to …', 'move N of c in ZONE where … to …': the top N
+    of the zone (or of its pieces that pass), as a deal takes them; all of
+    them when fewer are there."""
+
+    __slots__ = ("count", "what", "to")
+
+    def __init__(self, at, count, what, to):
+        self.at, self.count, self.what, self.to = at, count, what, to
+
+    def run(self, m, s, f):
+        env = f[2]
+        k = self.count(s, env)
+        move_components(m, s, top(self.what(s, env), k), self.to(s, env))
+
+
 class Deal(Stmt):
     __slots__ = ("count", "source", "to")
 
@@ -939,7 +955,7 @@ class Rotate(Stmt):
 
 
 # statements that never suspend and push no frame
-_PLAIN = (Move, Deal, Shuffle, Reveal, RevealPicks, SetSlot, Let, NewRound, Requires, Rotate, Announce)
+_PLAIN = (Move, MoveSome, Deal, Shuffle, Reveal, RevealPicks, SetSlot, Let, NewRound, Requires, Rotate, Announce)
 
 
 __all__ = ["Machine", "ANY", "comp_type", "list_of"]
