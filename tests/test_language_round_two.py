@@ -244,3 +244,43 @@ def test_a_computed_column_holds_the_formula_of_each_row(seed):
     assert [lay.static["bullheads"][lay.instances[f"c{v}"]] for v in (55, 22, 30, 15, 7)] == \
         [7, 5, 3, 2, 1]
     assert lay.static["band"][lay.instances["c60"]] == "high"
+
+
+# -- optional parameters: one of … or none -------------------------------------------
+
+def test_an_optional_parameter_lists_none_last_as_no_name_and_a_requires_can_force_a_target():
+    game = load("valid-optional-parameters.rules")
+    state = game.new_game(3, seed=1)
+    assert [str(a) for a in game.legal_actions(state, 0)] == ["strike P1", "strike P2", "hide"]
+    state = _take(game, _take(game, _take(game, state, "hide"), "hide"), "hide")
+    # everybody else is protected: the card is played with no target, and hits nobody
+    assert [str(a) for a in game.legal_actions(state, 0)] == ["strike no target", "hide"]
+    typed = game.parse_action(state, 0, "Strike  no target")
+    after = game.apply(state, typed)
+    assert game.view(after, 0)["player_variables"]["hits"] == {"P0": 0, "P1": 0, "P2": 0}
+    # the fixed action space of the adapters has the option too, with its text
+    space = game.action_space(3)
+    ids = space.legal_ids(state, 0)
+    assert sorted(space.text(i) for i in ids) == ["hide", "strike no target"]
+    assert space.legal_action(state, 0, ids[0]) in game.legal_actions(state, 0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_none_is_offered_as_the_rules_say_and_hits_nobody(seed):
+    game = load("valid-optional-parameters.rules")
+    rng, state = random.Random(seed), game.new_game(4, seed=seed)
+    hits, protected = [0] * 4, [False] * 4
+    while game.outcome(state) is None:
+        (player,) = game.to_move(state)
+        protected[player] = False
+        texts = [str(a) for a in game.legal_actions(state, player)]
+        open_ = [q for q in range(4) if q != player and not protected[q]]
+        assert texts == [f"strike P{q}" for q in open_] + (["strike no target"] if not open_
+                                                          else []) + ["hide"]
+        text = rng.choice(texts)
+        if text == "hide":
+            protected[player] = True
+        elif text != "strike no target":
+            hits[int(text[-1])] += 1
+        state = _take(game, state, text)
+    assert game.scores(state) == tuple(-h for h in hits)

@@ -281,8 +281,11 @@ class Compiler:
             value_type = list_of(list_of(item))
             groups = self.fn(c["groups"], scope)
             size = self.fn(c["size"], scope)
-        spec = dc.ChoiceSpec(name, kind, source.fn, where, count, groups, size, key,
-                             dc.printer(value_type, self.lay), value_type, c["at"])
+        show = dc.printer(value_type, self.lay)
+        optional = c.get("optional", False)
+        spec = (dc.OptionalSpec if optional else dc.ChoiceSpec)(
+            name, kind, source.fn, where, count, groups, size, key,
+            dc.optional_printer(name, show) if optional else show, value_type, c["at"])
         self.items_of[spec] = source.items if kind == "one" else None
         spec.why = self._why_not(c["source"], scope)
         if kind == "one" and c["where"] is not None:

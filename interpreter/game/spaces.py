@@ -41,7 +41,7 @@ from types import MappingProxyType
 from ..language.optimise import _binders, names_read, reads_no_state
 from ..errors import FORMULA_ERRORS, OutsideSpace, RuleError, RulebookError, SpaceTooLarge, span_at
 from ..runtime.choices import groups_keys, kinds_keys, many_keys
-from ..runtime.decisions import PASS, Action, Choose, EachChooses, Offer, TakeAction
+from ..runtime.decisions import PASS, Action, Choose, EachChooses, Offer, OptionalSpec, TakeAction
 from ..stdlib import grid
 from ..stdlib.types import BOOL, CELL, NUMBER, PLAYER, SYMBOL, elem, is_comp
 
@@ -389,7 +389,14 @@ class _Builder:
 
     # -- one choice's options ---------------------------------------------------
     def _domain(self, spec, node, known):
-        """The keys of every option a choice can have (a tuple), or OPEN."""
+        """The keys of every option a choice can have (a tuple), or OPEN;
+        none last for one 'or none'."""
+        keys = self._domain_of(spec, node, known)
+        if keys is not OPEN and isinstance(spec, OptionalSpec):
+            return keys + (None,)
+        return keys
+
+    def _domain_of(self, spec, node, known):
         item = {"one": spec.value_type, "groups": elem(elem(spec.value_type))}.get(
             spec.kind, elem(spec.value_type))
         values = self._worked_out(spec.source, node["source"], known) if node else None

@@ -467,7 +467,17 @@ class _ToAst(Transformer):
         return _node("private", meta)
 
     def choose_one(self, meta, c):
-        return _node("choose_one", meta, source=c[0], where=c[1])
+        source, where = c
+        # 'one of X [where C] or none': the formula's last 'or none' (which
+        # as yes/no would mean nothing) makes the choice optional
+        last = where if where is not None else source
+        if last["node"] == "or" and last["right"]["node"] == "none":
+            if where is not None:
+                where = last["left"]
+            else:
+                source = last["left"]
+            return _node("choose_one", meta, source=source, where=where, optional=True)
+        return _node("choose_one", meta, source=source, where=where)
 
     def choose_many(self, meta, c):
         return _node("choose_many", meta, count=c[0], source=c[1])

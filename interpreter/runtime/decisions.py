@@ -132,6 +132,32 @@ class ChoiceSpec:
         return pick_groups(values, self.key, k)
 
 
+class OptionalSpec(ChoiceSpec):
+    """'one of … or none': the options of the choice, then none, listed last
+    (its text is 'no NAME')."""
+
+    __slots__ = ()
+
+    def keys(self, s, env) -> list:
+        return super().keys(s, env) + [None]
+
+    def listed(self, s, env) -> tuple:
+        keys, values = super().listed(s, env)
+        return keys + [None], values + [None]
+
+    def pairs(self, s, env) -> list:
+        return super().pairs(s, env) + [(None, None)]
+
+    def value(self, s, env, k):
+        return None if k is None else super().value(s, env, k)
+
+
+def optional_printer(name: str, show):
+    """The text of an optional choice's value: 'no NAME' for none."""
+    nothing = f"no {name}"
+    return lambda k: nothing if k is None else show(k)
+
+
 class Action:
     """A move: who, which action or decision, and its arguments by content.
 
@@ -752,5 +778,5 @@ def _plain_text(k) -> str:
     return str(k)
 
 
-__all__ = ["PASS", "Action", "ActionDef", "ChoiceSpec", "Offer", "TakeAction",
+__all__ = ["PASS", "Action", "ActionDef", "ChoiceSpec", "OptionalSpec", "Offer", "TakeAction",
            "Choose", "EachChooses", "PICKS", "printer"]
