@@ -284,3 +284,59 @@ def test_none_is_offered_as_the_rules_say_and_hits_nobody(seed):
             hits[int(text[-1])] += 1
         state = _take(game, state, text)
     assert game.scores(state) == tuple(-h for h in hits)
+
+
+# -- procedures -----------------------------------------------------------------------
+
+def _cost(name: str) -> int:
+    return int(name[1:])
+
+
+@pytest.mark.parametrize("players, seed", [(2, 0), (3, 1), (4, 2)])
+def test_a_procedure_does_its_steps_for_each_caller_and_waits_at_its_decision(players, seed):
+    game = load("valid-procedures.rules")
+    rng, state = random.Random(seed), game.new_game(players, seed=seed)
+    coins, bought, suspended = [6] * players, [0] * players, 0
+    while game.outcome(state) is None:
+        (player,) = game.to_move(state)
+        texts = [str(a) for a in game.legal_actions(state, player)]
+        if texts[0].startswith("refund"):       # inside the purchase, after a buy
+            suspended += 1
+            assert coins[player] < 0
+            # a save in the middle of a procedure loads back, frames checked
+            again = game.state_from_json(game.state_to_json(state))
+            assert [str(a) for a in game.legal_actions(again, player)] == texts
+            text = rng.choice(texts)
+            coins[player] += _cost(text.split()[1])
+        else:
+            text = rng.choice(texts)
+            market = names(game, state, "market")
+            card = min(market, key=_cost) if text == "buy_cheapest" else text.split()[1]
+            coins[player] -= _cost(card)
+            bought[player] += 1
+        state = _take(game, state, text)
+    assert game.scores(state) == tuple(c + 2 * b for c, b in zip(coins, bought))
+    assert suspended > 0            # the refund, asked inside the procedure
+
+
+def test_procedures_are_refused_when_unknown_miscalled_circular_or_jumping():
+    from interpreter.errors import RulebookErrors
+    text = '''game "X"
+players 2
+procedure a(k: number)
+  do b
+procedure b
+  do a(1)
+  go to play
+phase play
+  do a
+  do c(1)
+  do a("many")
+scoring
+  score = 0
+'''
+    with pytest.raises(RulebookErrors) as refused:
+        compile_ir(text, "p.rules", LANGUAGE)
+    found = sorted((e.code, e.span.line) for e in refused.value.errors)
+    assert found == [("rulebook/arity", 9), ("rulebook/invalid", 7), ("rulebook/recursion", 4),
+                     ("rulebook/unknown-name", 10)]

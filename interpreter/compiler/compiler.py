@@ -17,7 +17,7 @@ from ..stdlib.builtins import FUNCTIONS
 from ..runtime.choices import key_function
 from ..language.compiled import Compiled
 from ..language.formulas import FormulaChecker, bounded_by, describe, family, too_large
-from ..language.layout import Layout, build_layout
+from ..language.layout import Layout, build_layout, declared_type
 from ..runtime.views import show_value
 from ..stdlib.types import ANY, BOOL, CELL, NONE, NUMBER, PLAYER, SYMBOL, elem, is_comp, list_of
 from .filters import hoisted
@@ -116,6 +116,8 @@ class Compiler:
         self.actions: dict[str, dc.ActionDef] = {}
         self.action_scopes: dict[str, dict] = {}    # action -> its parameters' types
         self.picks: set = set()         # the names 'each … chooses' binds (what `reveal` may name)
+        self.procedures = {p["name"]: p for p in ir.get("procedures", ())}
+        self.procedure_blocks: dict = {}    # procedure -> its block's id, once compiled
         self.context = ""
         self.resets = {"turn": [], "round": [], "game": []}
         for name, (base, times, scope) in self.lay.limits.items():
@@ -153,6 +155,8 @@ class Compiler:
         for i, ph in enumerate(ir["phases"]):
             self.context = f"phase {ph['name']}"
             self.m.phase_blocks[i] = self.block(ph["body"], {}, st.end_phase).id
+        for name in self.procedures:     # every procedure is compiled, done or not
+            self.procedure_block(name)
         for d in ir["defines"]:      # every define is checked, used or not
             self.context = f"define {d['name']}"
             self.ex.define(d["name"])
@@ -477,6 +481,40 @@ class Compiler:
                                e, "name a player ('to me'), or a list of players ('to [p, q]', "
                                   "'to players')")
         return c.fn
+
+    def procedure_block(self, name: str) -> int:
+        """The block of a procedure's steps, compiled once for every 'do' of
+        it: its locals are its parameters, of their declared kinds (the
+        checks refuse a procedure that does itself)."""
+        found = self.procedure_blocks.get(name)
+        if found is None:
+            proc = self.procedures[name]
+            context, sure = self.context, self.py.env_sure
+            self.context, self.py.env_sure = f"procedure {name}", {}
+            scope = {p["name"]: self.param_type(p) for p in proc["params"]}
+            found = self.procedure_blocks[name] = self.block(proc["body"], scope, st.end_pop).id
+            self.context, self.py.env_sure = context, sure
+        return found
+
+    def param_type(self, p) -> str:
+        kind = declared_type(p["type"])
+        return list_of(kind) if p.get("list") else kind
+
+    def s_do(self, s, scope):
+        proc = self.procedures[s["name"]]
+        checks = []
+        args = []
+        for p, e in zip(proc["params"], s["args"]):
+            want = self.param_type(p)
+            c = self.expr(e, scope)
+            a, b = family(want), family(c.type)
+            if a and b and a != b and not {a, b} <= {"player", "number"}:
+                self.ex.type_error(f"'{p['name']}' of procedure '{proc['name']}' is "
+                                   f"{describe(want)}, not {describe(c.type)}", e)
+            args.append(c.fn)
+            checks.append(self.check(want, c.type) if not want.startswith("list:") else None)
+        return st.Do(s["at"], self.procedure_block(s["name"]),
+                     tuple(p["name"] for p in proc["params"]), tuple(args), tuple(checks))
 
     def s_let(self, s, scope):
         value = self.expr(s["value"], scope)

@@ -40,7 +40,7 @@ from ..runtime import statements as st
 from .pysource import Module
 
 # statements that push one frame for a block of theirs and suspend never
-_OPENS = (st.Turn, st.RepeatUntil, st.RepeatTimes, st.ForEach, st.If)
+_OPENS = (st.Turn, st.RepeatUntil, st.RepeatTimes, st.ForEach, st.If, st.Do)
 # statements that may stop for a decision and push no frame
 _ASKS = (dc.TakeAction, dc.Choose, dc.EachChooses)
 

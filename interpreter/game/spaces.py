@@ -317,7 +317,7 @@ class _Builder:
             elif isinstance(node, list):
                 for v in node:
                     walk(v, action)
-        for part in ("setup", "phases"):
+        for part in ("setup", "phases", "procedures"):
             walk(ir.get(part), None)
         for a in ir["actions"]:
             walk(a.get("body"), a["name"])

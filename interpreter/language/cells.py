@@ -100,7 +100,7 @@ def _yes_no(e: dict, cells: dict) -> bool:
     if isinstance(v, bool):
         return v
     raise CellError(WrongType, f"{_what(e, v, cells)} is not yes/no", e["at"],
-                    hint=_column_hint(e, cells) or "compare it: 'value == 5', 'colour != red'")
+                    hint=_column_hint(e, cells) or "compare it: 'value == 5', 'kind != plain'")
 
 
 def _compare(e: dict, cells: dict) -> bool:

@@ -67,6 +67,10 @@ class Checker(DeclarationChecks, DrawingChecks):
         self.pure: str | None = None
         self.actions: dict[str, dict] = {}
         self.phases: dict[str, dict] = {}
+        self.procedures: dict[str, dict] = {}
+        # procedure (None: elsewhere) -> [(procedure it does, span)]: no circle
+        self.does: dict = {}
+        self._procedure = None
         self.symbols: set[str] = set()
         self.symbol_at: dict[str, list] = {}   # option and table values: where first written
         self.table: dict[str, dict] = {}
@@ -180,7 +184,8 @@ class Checker(DeclarationChecks, DrawingChecks):
                 self.defines[d["name"]] = d
         self._check_symbol_clashes()
         # actions and phases have names of their own: they never appear in formulas
-        for kind, table in (("action", self.actions), ("phase", self.phases)):
+        for kind, table in (("action", self.actions), ("phase", self.phases),
+                            ("procedure", self.procedures)):
             for decl in by_kind.get(kind, []):
                 if kind == "action" and decl["name"] == PASS:
                     self.error(DuplicateName, f"'{PASS}' is the action a player takes to pass",
@@ -221,6 +226,9 @@ class Checker(DeclarationChecks, DrawingChecks):
             self.block(ph["body"], set(), context="phase")
         for a in self.actions.values():
             self._check_action(a)
+        for proc in self.procedures.values():
+            self._check_procedure(proc)
+        self._check_procedure_circles()
         if not self.phases:
             self.error(InvalidDeclaration, "the rulebook has no phase", ast["at"],
                        hint="write at least one 'phase NAME' with the steps of play")
@@ -248,6 +256,8 @@ class Checker(DeclarationChecks, DrawingChecks):
             "actions": by_kind.get("action", []),
             "scoring": scoring,
         }
+        if self.procedures:     # (only where written: the IR of every other rulebook stays)
+            ir["procedures"] = list(self.procedures.values())
         # what the compiler builds for the player counts validate compiles,
         # worked out from the whole IR before any of it is built
         too_much = player_counts.too_much(ir)
@@ -307,6 +317,35 @@ class Checker(DeclarationChecks, DrawingChecks):
                                hint=did_you_mean(opt["scope"], LIMIT_SCOPES) or "use turn, round or game")
         if a["body"] is not None:
             self.block(a["body"], scope, context="action")
+
+    def _check_procedure(self, proc):
+        """A procedure's parameters: names of their own, each of a kind; its
+        steps read them and nothing else local."""
+        names = set()
+        for p in proc["params"]:
+            self._check_type(p["type"], p["type_at"])
+            if p["name"] in names:
+                self.error(DuplicateName, f"procedure '{proc['name']}' has two parameters "
+                                          f"called '{p['name']}'", p["name_at"])
+            names.add(p["name"])
+        self._procedure = proc["name"]
+        self.does.setdefault(proc["name"], [])
+        try:
+            self.block(proc["body"], names, context="procedure")
+        finally:
+            self._procedure = None
+
+    def _check_procedure_circles(self):
+        """A procedure never does itself, through others or directly: its
+        steps would never end."""
+        uses = {name: {callee for callee, _ in self.does.get(name, ())}
+                for name in self.procedures}
+        for path in flow.define_cycles(uses):
+            at = next(at for callee, at in self.does[path[0]] if callee == path[1])
+            self.error(RecursiveDefinition, f"procedure '{path[0]}' does itself "
+                                            f"({' -> '.join(path)})", at,
+                       hint="a procedure's steps end; to repeat them, put the 'do' in a "
+                            "'repeat' or 'for each'")
 
     def _check_define_cycles(self):
         """A define may use other defines, but never (through others) itself."""
@@ -666,9 +705,30 @@ class Checker(DeclarationChecks, DrawingChecks):
     def stmt_end_game(self, s, scope, ctx):
         pass
 
+    def stmt_do(self, s, scope, ctx):
+        for a in s["args"]:
+            self.expr(a, scope)
+        proc = self.procedures.get(s["name"])
+        if proc is None:
+            self.error(UnknownName, f"unknown procedure '{s['name']}'", s["name_at"],
+                       hint=did_you_mean(s["name"], self.procedures)
+                       or "declare it: 'procedure NAME(PARAM: TYPE, …)' and its steps, indented")
+            return
+        want = proc["params"]
+        if len(s["args"]) != len(want):
+            self.error(WrongArity, f"procedure '{s['name']}' takes {_arguments(len(want))}, "
+                                   f"got {len(s['args'])}", s["at"],
+                       hint=f"write do {s['name']}({', '.join(p['name'] for p in want)})"
+                       if want else f"write do {s['name']}")
+        self.does.setdefault(self._procedure, []).append((s["name"], s["name_at"]))
+
     def stmt_go_to(self, s, scope, ctx):
         if ctx == "action":
             self.error(InvalidDeclaration, "'go to' is not allowed inside an action", s["at"])
+        elif ctx == "procedure":
+            self.error(InvalidDeclaration, "'go to' is not allowed inside a procedure", s["at"],
+                       hint="a procedure's steps end where it was done: go to the phase "
+                            "from the steps after the 'do'")
         if s["phase"] not in self.phases:
             self.error(UnknownName, f"unknown phase '{s['phase']}'", s["phase_at"],
                        hint=did_you_mean(s["phase"], self.phases))

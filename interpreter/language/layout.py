@@ -323,10 +323,15 @@ def build_layout(ir: dict, n: int) -> Layout:
     return lay
 
 
-def _declared_type(name: str, ir: dict) -> str:
+def declared_type(name: str) -> str:
+    """The kind a declaration's TYPE names: a plain kind, or a component type's pieces."""
     if name in (NUMBER, BOOL, SYMBOL, PLAYER, ANY, CELL):
         return name
     return comp_type(name)
+
+
+def _declared_type(name: str, ir: dict) -> str:
+    return declared_type(name)
 
 
 def _cell_value(cell, lay):

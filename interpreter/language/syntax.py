@@ -453,6 +453,17 @@ class _ToAst(Transformer):
         return _node("action", meta, name=str(name), name_at=_tok_at(name),
                      params=params, options=options, body=body)
 
+    def procedure_decl(self, meta, c):
+        name, body = c[0], c[-1]
+        params = [p for p in c[1:-1] if p is not None]
+        return _node("procedure", meta, name=str(name), name_at=_tok_at(name),
+                     params=params, body=body)
+
+    def procedure_param(self, meta, c):
+        name, listed, kind = c
+        return {"name": str(name), "name_at": _tok_at(name), "type": str(kind),
+                "type_at": _tok_at(kind), **({"list": True} if listed else {})}
+
     def param(self, meta, c):
         return _node("param", meta, name=str(c[0]), choice=c[1])
 
@@ -615,6 +626,10 @@ class _ToAst(Transformer):
 
     def end_game_stmt(self, meta, c):
         return _node("end_game", meta)
+
+    def do_stmt(self, meta, c):
+        name, args = c[0], [a for a in c[1:] if a is not None]
+        return _node("do", meta, name=str(name), name_at=_tok_at(name), args=args)
 
     def go_to_stmt(self, meta, c):
         return _node("go_to", meta, phase=str(c[0]), phase_at=_tok_at(c[0]))

@@ -29,7 +29,7 @@ MAX_DEPTH = 8
 
 # kind -> the key that names a declaration of that kind (None: only one)
 _NAMED = {"option": "name", "component": "name", "zone": "name", "variable": "name",
-          "define": "name", "phase": "name", "action": "name"}
+          "define": "name", "phase": "name", "action": "name", "procedure": "name"}
 _SINGLE = ("game", "players", "setup", "player_rules")
 
 

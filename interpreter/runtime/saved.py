@@ -17,7 +17,7 @@ from ..stdlib.types import ANY, BOOL, CELL, NUMBER, PLAYER, SYMBOL
 from .chance import CHANCE, Chance, ChanceNeeded
 from .decisions import PICKS, Choose, EachChooses, TakeAction
 from .state import _MASK, State, _plain
-from .statements import ForEach, If, Let, RepeatTimes, RepeatUntil, Turn
+from .statements import Do, ForEach, If, Let, RepeatTimes, RepeatUntil, Turn
 
 FIELDS = ("players", "zones", "loc", "vars", "revealed", "frames", "rng", "decisions",
           "pending", "over", "round", "turn", "events")
@@ -355,7 +355,9 @@ class _Reader:
                 if parent[1] == 0:
                     damaged(f"state.frames[{k - 1}][1]", "has run nothing, yet a frame lies above it")
                 pusher = blocks[parent[0]].stmts[parent[1] - 1]
-                required |= self.pushed(pusher, f, field)
+                pushed = self.pushed(pusher, f, field)
+                # a procedure's steps have their parameters as their only locals
+                required = pushed if isinstance(pusher, Do) else required | pushed
             for name, kind in block.scope.items():
                 known.setdefault(name, set()).add(kind)
             top = k == len(frames) - 1
@@ -416,6 +418,9 @@ class _Reader:
                   and loop[0] == pusher.var and type(loop[1]) is list and type(loop[2]) is int
                   and 0 <= loop[2] < len(loop[1]) and self.fits(loop[1], "list:" + kind))
             names.add(pusher.var)
+        elif isinstance(pusher, Do):
+            ok = bid == pusher.body and loop is None
+            names.update(pusher.params)
         elif isinstance(pusher, TakeAction):
             action = next((a for a in pusher.actions if a.body == bid), None)
             ok = action is not None and loop is None

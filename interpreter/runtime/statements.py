@@ -824,6 +824,28 @@ class If(Stmt):
                 s.frames.append([target, 0, dict(env), None])
 
 
+class Do(Stmt):
+    """'do NAME(ARGS)': the procedure's steps, in a frame of their own whose
+    locals are its parameters (each argument of its declared kind); back
+    after the 'do' when they end. A decision among them waits there, as
+    anywhere."""
+
+    __slots__ = ("body", "params", "args", "checks")
+
+    def __init__(self, at, body, params, args, checks):
+        self.at, self.body, self.params, self.args, self.checks = at, body, params, args, checks
+
+    def run(self, m, s, f):
+        env = f[2]
+        local = {}
+        for name, arg, check in zip(self.params, self.args, self.checks):
+            v = arg(s, env)
+            if check is not None:
+                v = check(v)
+            local[name] = list(v) if isinstance(v, list) else v
+        s.frames.append([self.body, 0, local, None])
+
+
 class RepeatTimes(Stmt):
     __slots__ = ("count", "body")
 
