@@ -4,7 +4,9 @@ A rulebook that passes every static check can still go wrong in play: a
 table change that leaves a player with no legal action (`rule/stuck`), a
 formula that fails on a value only some deals produce (`rule/runtime`),
 rules that run on without asking anybody (`rule/loop`), a game that never
-ends (`rule/endless`: still going after `MAX_DECISIONS` decisions). `check`
+ends (`rule/endless`: still going after `MAX_DECISIONS` decisions), a
+display that fails for a piece only some games show (a `by`, a `drawn as`,
+a `shade by`: each game builds the table's views as it goes). `check`
 plays seeded random games for every player count of a rulebook and returns
 each distinct rule error once — by code and place in the rulebook — with
 the player count and seed of the first game that found it. Every seat is
@@ -12,7 +14,8 @@ the `random` AI seeded as `rulebook play --ai SEAT=random` seeds it (the
 game's seed plus the seat), and the first player to move decides first, as
 at the table, so `rulebook play FILE --players N --seed S --ai 0=random
 --ai 1=random …` replays a found game move for move. Only the engine's API
-is used (`new_game`, `to_move`, `legal_actions`, `advance`, `outcome`).
+is used (`new_game`, `to_move`, `legal_actions`, `advance`, `view`,
+`outcome`).
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ai.players import make_player
-from ..errors import RuleEndless, RuleError, RulebookError
+from ..errors import RuleEndless, RuleError, RulebookError, Span, as_rule_error
 
 GAMES = 20                  # games per player count when `--play` names no number
 MAX_DECISIONS = 10_000      # as `simulate --max-decisions`: past it a game is endless
+VIEW_EVERY = 32             # a game builds a view at every 32nd decision and at its end
 
 
 @dataclass(frozen=True)
@@ -58,12 +62,17 @@ class Report:
 
 def play_one(game, players: int, seed: int, max_decisions: int = MAX_DECISIONS):
     """Plays one random game (see the module doc) to its end and its
-    scoring: the rule error it ran into, or None."""
+    scoring, building views of the table on the way (`_look`): the rule
+    error it ran into, or None."""
     bots = [make_player("random", seed=seed + seat) for seat in range(players)]
     try:
         state = game.new_game(players=players, seed=seed)
+        looks = 0
         while True:
             deciders = game.to_move(state)
+            if not deciders or (state.decisions + seed) % VIEW_EVERY == 0:
+                _look(game, state, (seed + looks) % (players + 1))
+                looks += 1
             if not deciders:
                 game.outcome(state)
                 return None
@@ -73,6 +82,40 @@ def play_one(game, players: int, seed: int, max_decisions: int = MAX_DECISIONS):
             game.advance(state, bots[player].act(game, None, game.legal_actions(state, player)))
     except RuleError as err:
         return err
+
+
+def _look(game, state, seat: int) -> None:
+    """Builds what seat `seat` sees of `state` (`Game.view`; the seat past
+    the last one is a spectator), as a screen draws it after a decision, so
+    that a display that fails — a zone's `by`, a type's `drawn as`, a grid's
+    `shade by` — is found in play. A rule error is the view's own (at the
+    define it reads); any other failure of a view is rule/runtime at the
+    decision the game stands at.
+
+    A view costs as much as tens of decisions (every zone, drawing and
+    option of the viewer written out), so a game builds one at every
+    `VIEW_EVERY`-th decision and at its end, each for the next viewer in
+    turn, the first decision and viewer moved on by the game's seed: the
+    games of a player count look at every viewer, at every point of a game."""
+    viewer = None if seat == state.n else seat
+    try:
+        game.view(state, viewer)
+    except RuleError:
+        raise
+    except Exception as error:  # noqa: BLE001 - any failure of a display is the rulebook's
+        who = "a spectator" if viewer is None else f"P{viewer}"
+        raise as_rule_error(error, _here(game, state),
+                            f"the table could not be shown to {who}") from None
+
+
+def _here(game, state):
+    """The span of the decision the game stands at, or of the rulebook's
+    first line once it is over."""
+    machine = game.program(state.n).machine
+    if state.frames:
+        stmt, _ = machine.current_choice(state)
+        return machine.span(stmt.at)
+    return Span(machine.file, 1, 1)
 
 
 def _endless(game, state, max_decisions: int) -> RuleEndless:
