@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ai.players import make_player
+from .never_legal import Offers
 from ..errors import RuleEndless, RuleError, RulebookError, Span, as_rule_error
 
 GAMES = 20                  # games per player count when `--play` names no number
@@ -34,19 +35,23 @@ VIEW_EVERY = 32             # a game builds a view at every 32nd decision and at
 class Finding:
     """A rule error random play ran into: the error as the engine raised it,
     the player count and seed of the first game that found it, and how many
-    games did."""
+    games did. A finding of all the games together (`rule/never-legal`) has
+    `games` 0, and the player count and seed of the game of its last
+    refusal (None when there was none)."""
 
     error: RuleError
-    players: int
-    seed: int
+    players: int | None
+    seed: int | None
     games: int = 1
 
     def reported(self) -> RuleError:
         """The error as `validate` lists it: its code, place and hint, the
         first line of its message naming the game that found it."""
         first, newline, rest = self.error.message.partition("\n")
-        return RuleError(f"{first} ({self.players} players, seed {self.seed}){newline}{rest}",
-                         self.error.span, hint=self.error.hint, code=self.error.code)
+        if self.players is not None:
+            first += f" ({self.players} players, seed {self.seed})"
+        return RuleError(f"{first}{newline}{rest}", self.error.span, hint=self.error.hint,
+                         code=self.error.code)
 
 
 @dataclass
@@ -60,10 +65,11 @@ class Report:
     skipped: int = 0
 
 
-def play_one(game, players: int, seed: int, max_decisions: int = MAX_DECISIONS):
+def play_one(game, players: int, seed: int, max_decisions: int = MAX_DECISIONS, offers=None):
     """Plays one random game (see the module doc) to its end and its
     scoring, building views of the table on the way (`_look`): the rule
-    error it ran into, or None."""
+    error it ran into, or None. `offers` (a `never_legal.Offers`), when
+    given, watches every decision's options."""
     bots = [make_player("random", seed=seed + seat) for seat in range(players)]
     try:
         state = game.new_game(players=players, seed=seed)
@@ -79,7 +85,10 @@ def play_one(game, players: int, seed: int, max_decisions: int = MAX_DECISIONS):
             if state.decisions >= max_decisions:
                 return _endless(game, state, max_decisions)
             player = deciders[0]
-            game.advance(state, bots[player].act(game, None, game.legal_actions(state, player)))
+            actions = game.legal_actions(state, player)
+            if offers is not None:
+                offers.saw(state, player, actions, seed)
+            game.advance(state, bots[player].act(game, None, actions))
     except RuleError as err:
         return err
 
@@ -137,10 +146,12 @@ def check(game, games: int = GAMES, seed: int = 0, max_decisions: int = MAX_DECI
     the other games of that player count are skipped."""
     report = Report()
     found: dict = {}
+    offers = Offers(game)
     for players in counts or range(game.min_players, game.max_players + 1):
         for i in range(games):
-            error = play_one(game, players, seed + i, max_decisions)
+            error = play_one(game, players, seed + i, max_decisions, offers)
             report.played += 1
+            offers.played(players)
             if error is None:
                 continue
             key = (error.code, error.span)
@@ -153,6 +164,10 @@ def check(game, games: int = GAMES, seed: int = 0, max_decisions: int = MAX_DECI
             if isinstance(error, RuleEndless):
                 report.skipped += games - i - 1
                 break
+        if offers.refused_in(players):
+            offers.explore(players, games, seed, max_decisions)
+    for error, players, first in offers.findings():
+        found[(error.code, error.span)] = Finding(error, players, first, 0)
     report.findings = sorted(found.values(), key=lambda f: RulebookError.sort_key(f.error))
     return report
 
