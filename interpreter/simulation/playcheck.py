@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ai.players import make_player
+from .end_conditions import described
 from .never_legal import Offers
 from ..errors import RuleEndless, RuleError, RulebookError, Span, as_rule_error
 
@@ -128,11 +129,15 @@ def _here(game, state):
 
 
 def _endless(game, state, max_decisions: int) -> RuleEndless:
-    """`rule/endless` at the decision the game stands at when it is cut off."""
+    """`rule/endless` at the decision the game stands at when it is cut off,
+    its message listing the rulebook's ends as they stand then (the
+    conditions of its `repeat until`s and of the `if`s above its `end
+    game`s, with their values: `end_conditions`)."""
     machine = game.program(state.n).machine
     stmt, _ = machine.current_choice(state)
     return RuleEndless(f"the game is still going after {max_decisions:,} decisions of random "
-                       f"players", machine.span(stmt.at),
+                       f"players" + described(game, state),
+                       machine.span(stmt.at),
                        hint="make sure the game can end: a 'repeat until' that comes true, an "
                             "'end game' that is reached; a game that may rightly go on longer: "
                             "--max-decisions N")
