@@ -249,6 +249,14 @@ class RuleEndless(RuleError):
     code = "rule/endless"
 
 
+class RuleNeverLegal(RuleError):
+    """An action that none of `rulebook validate --play`'s random games
+    ever offered anybody: at its declaration, with why the last decision
+    that considered it refused it."""
+
+    code = "rule/never-legal"
+
+
 class ActionError(RulebookError, ValueError):
     """A move was refused; the state is unchanged."""
 

@@ -369,3 +369,30 @@ def test_stuck_at_a_step_that_offers_some_actions_only(tmp_path):
     with pytest.raises(RuleStuck) as info:
         game.legal_actions(game.new_game(2, 0), 0)
     assert [name for name, _, _ in info.value.reasons] == ["pair", "wait"]
+
+
+# -- the views of the table ----------------------------------------------------------
+
+def test_a_view_that_fails_outside_the_rules_is_a_rule_error_at_the_decision(tmp_path):
+    """A plain Python failure while a view is built is rule/runtime at the
+    decision the game stands at, naming whose view it was."""
+    game = load_rulebook(write(tmp_path, "endless.rules", ENDLESS))
+
+    def broken(state, viewer):
+        raise ZeroDivisionError("division by zero")
+    game.view = broken
+    error = playcheck.play_one(game, 2, 0)
+    assert error.code == "rule/runtime" and error.span.line == line_of(ENDLESS, "DECIDE")
+    assert "could not be shown to P0" in error.message
+
+
+def test_every_viewer_is_looked_at_in_a_player_counts_games(tmp_path):
+    game = load_rulebook(write(tmp_path, "endless.rules", ENDLESS))
+    seen, view = set(), game.view
+
+    def counted(state, viewer):
+        seen.add(viewer)
+        return view(state, viewer)
+    game.view = counted
+    playcheck.check(game, 3, max_decisions=200)
+    assert seen == {0, 1, None}

@@ -11,7 +11,9 @@ HTML page (`--report`, with matplotlib, imported only then), and
 `options_off` finds the rules the options in force switch off, which
 coverage shows apart from those that never fired. `playcheck` plays the
 seeded random games of `rulebook validate --play` and keeps each rule
-error they run into once, with the seed that replays it. Laying a report
+error they run into once, with the seed that replays it; `never_legal`
+watches what its games offer (the actions none ever offered) and
+`end_conditions` tells the ends of a game it cuts off. Laying a report
 out for the terminal belongs to `interpreter.terminal.reports`.
 
 May import: `interpreter.errors`, `interpreter.stdlib`,

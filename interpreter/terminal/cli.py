@@ -193,7 +193,13 @@ def validate_file(target: str, args) -> int:
     for finding in report.findings:
         error = finding.reported()
         print(errors.render(error, sources.get(error)))
-        echo(f"     = found in {finding.games} of {plural(report.played, 'random game')}; "
+        games = plural(report.played, 'random game')
+        if not finding.games:           # of all the games together (rule/never-legal)
+            echo(f"     = legal in none of {games}" + (
+                "" if finding.players is None else
+                f"; the last refusal is in: {replay_command(target, finding, options)}"))
+            continue
+        echo(f"     = found in {finding.games} of {games}; "
              f"replay it: {replay_command(target, finding, options)}")
     played = plural(report.played, "random game") + (
         f", {report.skipped} skipped after an endless one" if report.skipped else "")
