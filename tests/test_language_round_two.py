@@ -340,3 +340,15 @@ scoring
     found = sorted((e.code, e.span.line) for e in refused.value.errors)
     assert found == [("rulebook/arity", 9), ("rulebook/invalid", 7), ("rulebook/recursion", 4),
                      ("rulebook/unknown-name", 10)]
+
+
+# -- display declarations ---------------------------------------------------------------
+
+def test_a_zone_by_a_column_groups_by_the_column_not_a_define_of_its_name():
+    game = load("valid-display-column-before-define.rules")
+    end = played(game, 2, 0)[-1]
+    groups = {tuple(z["groups"][i][1]) : z["groups"][i][0] for z in game.view(end, 0)["zones"]
+              if z["name"] == "bought" for i in range(len(z["groups"]))}
+    lay = game.program(2).lay
+    assert groups and all(value == lay.static["bonus"][lay.instances[cards[0]]]
+                          for cards, value in groups.items())

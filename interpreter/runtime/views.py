@@ -67,12 +67,24 @@ def shown_define(prog, name):
 
 
 def _attribute_of(prog, s, name):
-    """(value_of(piece), kind) for a define of one piece or an attribute."""
+    """(value_of(piece), kind) for an attribute or a define of one piece:
+    an attribute (a table column, a `has` value) before a define of the
+    same name, as the checks resolve it (checks_declarations)."""
     lay = prog.lay
+    has, static = lay.has.get(name), lay.static.get(name)
     if name in prog.exprs.defines:
         read, kind = shown_define(prog, name)
-        return (lambda c: read(s, c)), kind
-    has, static = lay.has.get(name), lay.static.get(name)
+        if has is None and static is None:
+            return (lambda c: read(s, c)), kind
+        # a piece of a type with the attribute reads it; any other, the define
+        owners = {comp["name"] for comp in prog.exprs.ir["components"]
+                  if name in comp.get("columns", ()) or any(h["name"] == name for h in comp["has"])}
+        attribute, shown = _attribute_only(lay, s, has, static, name)
+        return (lambda c: attribute(c) if lay.type_of[c] in owners else read(s, c)), shown
+    return _attribute_only(lay, s, has, static, name)
+
+
+def _attribute_only(lay, s, has, static, name):
     kind = lay.has_type.get(name) if has is not None else lay.static_type.get(name, "any")
 
     def value_of(c):
