@@ -177,7 +177,7 @@ def test_a_reveal_to_no_seat_of_the_game_stops_with_a_rule_error():
     from interpreter.errors import RuleError
     text = ('game "X"\nplayers 2\ncomponent card\n  | name |\n  | a |\n'
             'zone hand of each player: card, owner\nsetup\n  move all card to hand(0)\n'
-            '  reveal hand(0) to 5\nphase play\n  end game\nscoring\n  score = 0\n')
+            '  reveal hand(0) to size(hand(0)) + 4\nphase play\n  end game\nscoring\n  score = 0\n')
     game = Game(compile_ir(text, "seat.rules", LANGUAGE))
     with pytest.raises(RuleError, match="cannot reveal to P5") as stopped:
         game.new_game(2, seed=0)

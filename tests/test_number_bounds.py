@@ -111,7 +111,7 @@ def test_a_repeated_squaring_stops_at_once(tmp_path):
 
 
 def test_the_score_is_bounded_where_it_is_made(tmp_path):
-    path = rulebook(tmp_path, score="y * p + y * 2")
+    path = rulebook(tmp_path, score="y * (p - players[0]) + y * 2")
     game = load_rulebook(str(path))
     state = game.new_game(players=2, seed=1)
     with pytest.raises(RuleError) as info:
@@ -143,7 +143,7 @@ def test_simulate_ends_with_the_coded_error(tmp_path, capsys):
 
 
 def test_simulate_reports_scores_of_30_digits(tmp_path, capsys):
-    path = rulebook(tmp_path, score="y - p", action="set z = 0")
+    path = rulebook(tmp_path, score="y - (p - players[0])", action="set z = 0")
     report = tmp_path / "report.json"
     code, out = run(capsys, "simulate", path, "--games", "3", "--players", "2", "--workers", "1",
                     "--json", report)
@@ -185,9 +185,9 @@ def test_sums_of_sizes_and_constants_need_no_check_in_the_generated_code(tmp_pat
     compiler knows: a sum or product of such cannot reach the limit, and is
     written without the comparison."""
     game = load_rulebook(str(rulebook(tmp_path, "set z = size(players) * 2 + 1 - count(q in players)",
-                                      score="y + p", action="set z = 0")))
+                                      score="y + 1", action="set z = 0")))
     text = game.program(2).python.text()
-    assert text.count(str(MAX_NUMBER)) == 2          # y + p alone: its two ends
+    assert text.count(str(MAX_NUMBER)) == 2          # y + 1 alone: its two ends
     state = game.new_game(players=2, seed=1)
     assert state.vars[game.program(2).lay.variables["z"].base] == 3
 

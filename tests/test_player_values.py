@@ -33,7 +33,7 @@ def game_with(tmp_path, seat: str):
     return load_rulebook(str(path))
 
 
-@pytest.mark.parametrize("seat", ["3", "players[0] + 3", "2 - 3", "rounds + 5"])
+@pytest.mark.parametrize("seat", ["3", "size(players) + 1", "2 - 3", "rounds + 5"])
 def test_a_set_of_a_player_past_the_last_seat_is_a_rule_error_at_the_set(tmp_path, seat):
     game = game_with(tmp_path, seat)
     with pytest.raises(RuleError) as err:

@@ -67,17 +67,19 @@ def rulebook(tmp_path, step="set total = 0", score="0"):
 
 
 # (what is run, a part of the line it is on, the message's words): each is
-# rule/runtime at the statement (or the score's formula) that runs it
+# rule/runtime at the statement (or the score's formula) that runs it (an
+# index written as a number that is no seat is refused at load instead:
+# tests/language/number-as-player.rules)
 REFUSED = [
-    ("set chips(2) = 77", "P2 is not a player of this game (P0 to P1)"),
+    ("set chips(total + 2) = 77", "P2 is not a player of this game (P0 to P1)"),
     ("add 1 to chips(0 - 1)", "-1 is not a player of this game (P0 to P1)"),
-    ("set total = chips(5)", "P5 is not a player of this game"),
+    ("set total = chips(total + 5)", "P5 is not a player of this game"),
     ("set total = size(hand(0 - 1))", "-1 is not a player of this game"),
-    ("set total = hand_of(2)", "P2 is not a player of this game"),
+    ("set total = hand_of(total + 2)", "P2 is not a player of this game"),
     ("set total = chips(nobody)", "none is not a player of this game"),
-    ("move A to hand(2)", "P2 is not a player of this game"),
-    ("set flag = bonus(3)", "P3 is not a player of this game"),
-    ("grant bonus to 2", "P2 is not a player of this game"),
+    ("move A to hand(total + 2)", "P2 is not a player of this game"),
+    ("set flag = bonus(total + 3)", "P3 is not a player of this game"),
+    ("grant bonus to total + 2", "P2 is not a player of this game"),
     # a value of kind any, which only the game knows
     ("set total = T\n  set total = worth_of(total)", "T is a tile, not a coin"),
     ("set total = 0 - 1\n  set total = side_of(total)", "-1 is no piece, not a coin"),
@@ -124,7 +126,7 @@ def test_a_set_of_an_attribute_a_piece_lacks_never_writes_another_slot(tmp_path)
 
 
 def test_a_read_in_the_score_is_refused_at_the_score(tmp_path):
-    path = rulebook(tmp_path, score="chips(p + 1)")
+    path = rulebook(tmp_path, score="chips(total + 2)")
     game = load_rulebook(str(path))
     state = game.new_game(players=2, seed=1)
     while not state.over:
@@ -198,7 +200,7 @@ def test_the_generated_code_reads_unsure_indices_through_their_tables(tmp_path):
 
 def test_a_refused_action_leaves_the_game_as_it_was_and_its_save_loads(tmp_path):
     text = GAME.replace("  spend bonus of me\n",
-                        "  spend bonus of me\n  add 1 to chips(me)\n  set chips(me + 2) = 77\n")
+                        "  spend bonus of me\n  add 1 to chips(me)\n  set chips(total + 2) = 77\n")
     path = tmp_path / "slots.rules"
     path.write_text(text.replace("STEP", "set total = 0").replace("SCORE", "chips(p)"),
                     encoding="utf-8")

@@ -96,7 +96,7 @@ players 2
 variable start_player: player = 0
 variable total: number = 0
 setup
-  set start_player = 3                      # SET
+  set start_player = total + 3              # SET: a seat only the game works out
 phase play
   turn start_player
     start_player takes an action

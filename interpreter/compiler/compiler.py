@@ -420,6 +420,8 @@ class Compiler:
         a, b = family(want), family(value.type)
         if a and b and a != b and not {a, b} <= {"player", "number"}:
             self.ex.type_error(f"sets {describe(want)} to {describe(value.type)}", s)
+        elif want == PLAYER:
+            self.ex.seat_constant(value, s["value"], "what it sets")
         return st.SetSlot(s["at"], self.slot(s["target"], scope), value.fn, False,
                           check=self.check(want, value.type))
 
@@ -470,6 +472,8 @@ class Compiler:
         c = self.expr(e, scope)
         if family(c.type) not in (None, "player", "number"):
             self.ex.type_error(f"{what} is a player, not {describe(c.type)}", e)
+        else:
+            self.ex.seat_constant(c, e, what)
         return c.fn
 
     def players(self, e, scope, what):
@@ -480,6 +484,8 @@ class Compiler:
             self.ex.type_error(f"{what} is a player or a list of players, not {describe(c.type)}",
                                e, "name a player ('to me'), or a list of players ('to [p, q]', "
                                   "'to players')")
+        else:
+            self.ex.seat_constant(c, e, what)
         return c.fn
 
     def procedure_block(self, name: str) -> int:

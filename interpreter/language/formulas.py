@@ -190,6 +190,8 @@ class FormulaChecker(Shortcuts):
         fam = family(arg.type)
         if index == "player":
             wrong = fam not in (None, "player", "number")
+            if not wrong:
+                self.seat_constant(arg, e["args"][n], f"the index of '{z.name}'")
         else:
             wrong = fam is not None and arg.type not in (comp_type(index), comp_type(None))
         if wrong:
@@ -200,6 +202,21 @@ class FormulaChecker(Shortcuts):
                             f"a {index}", e["args"][n],
                             hint=f"write {z.name}({shape})"
                                  + (f": one per {per}, in that order" if len(indices) > 1 else ""))
+
+    def seat_constant(self, c: Compiled, e, what: str) -> None:
+        """A number written where a player is meant is a seat: one that no
+        player count of the rulebook has is refused here, at the number."""
+        if c.const is None:
+            return
+        values = c.const[0] if isinstance(c.const[0], list) else [c.const[0]]
+        most = self.ir["players"]["max"]
+        for k in values:
+            if type(k) is int and not 0 <= k < most:
+                self.type_error(f"{what} is a player, and {k} is no seat of this game: its "
+                                f"seats are 0 to {most - 1}", e,
+                                hint="write a seat, or work one out: next_player(p, k), "
+                                     "players[k], random(players)")
+                return
 
     def check_cell(self, arg: Compiled, fn: str, grid_name: str, e) -> None:
         """A variable of each cell of a grid is read or written with a cell."""
@@ -487,11 +504,54 @@ class FormulaChecker(Shortcuts):
 
     def e_arith(self, e, scope):
         left, right = self.compile(e["left"], scope), self.compile(e["right"], scope)
+        # one player less another is how many seats lie between them: a number
+        distance = e["op"] == "-" and {family(left.type), family(right.type)} <= {"player", None}
+        for side, node in ((left, e["left"]), (right, e["right"])):
+            if side.type == ANY and node["node"] == "attribute":
+                self._odd_cell(node["attr"], e, f"'{e['op']}'")
         for side in (left, right):
-            if family(side.type) in ("component", "list", "bool", "symbol"):
-                self.type_error(f"'{e['op']}' works on numbers, not on {describe(side.type)}", e)
+            if family(side.type) in ("component", "list", "bool", "symbol") or (
+                    family(side.type) == "player" and not distance):
+                self.type_error(f"'{e['op']}' works on numbers, not on {describe(side.type)}", e,
+                                hint=_ARITH_HINTS.get(family(side.type)))
                 break
         return Compiled(None, NUMBER, e["at"])
+
+    def _odd_cell(self, attr: str, e, how: str) -> None:
+        """A table column of numbers with a cell of another kind, which a
+        formula works out as a number: the mistake is in the cell, so it is
+        reported there (once), naming the formula's line."""
+        for comp in self.ir["components"]:
+            cells = [row["cells"][attr] for row in comp.get("rows", ())
+                     if attr in row["cells"] and "file" not in row]
+            kinds = {c["node"] for c in cells} - {"none"}
+            if "number" not in kinds or kinds == {"number"}:
+                continue
+            odd = next(c for c in cells if c["node"] not in ("number", "none"))
+            what = {"bool": "yes/no", "list": "a list"}.get(
+                odd["node"], f"the word '{odd.get('value')}'")
+            self.type_error(f"the column '{attr}' of {comp['name']} holds numbers and, here, "
+                            f"{what}, which line {e['at'][0]} works out as a number ({how})",
+                            odd, hint="write a number in this cell, or '-' for none")
+            return
+
+    def _check_aggregated(self, fn: str, t: str, e) -> None:
+        """sum() adds numbers; max() and min() pick among things with an
+        order: numbers, players (by seat), words, yes/no (yes above no) — not
+        pieces, lists or cells."""
+        if fn == "sum" and t == ANY and e["node"] == "attribute":
+            self._odd_cell(e["attr"], e, "sum()")
+        elif fn == "sum" and family(t) not in (None, "number"):
+            self.type_error(f"sum() adds numbers, not {plural(t)}", e,
+                            hint=_ARITH_HINTS.get(family(t)))
+        elif fn in ("max", "min"):
+            self._check_ordered(t, e, f"{fn}()")
+
+    def _check_ordered(self, t: str, e, what: str) -> None:
+        if family(t) in ("component", "list", "cell"):
+            self.type_error(f"{what} needs an order, and {plural(t)} have none", e,
+                            hint="order by a number they have: max(c.value for c in …), "
+                                 "sorted(c in … by c.value)")
 
     # -- aggregates ------------------------------------------------------------
     def e_aggregate(self, e, scope):
@@ -502,13 +562,22 @@ class FormulaChecker(Shortcuts):
         if e["where"] is not None:
             self.condition(e["where"], inner)
         value = self.compile(e["value"], inner) if e["value"] is not None else None
-        if e["by"] is not None:
-            self.compile(e["by"], inner)
+        by = self.compile(e["by"], inner) if e["by"] is not None else None
         item_t = elem(source.type)
+        self._check_aggregated(fn, value.type if value else item_t,
+                               e["value"] if value else e["source"])
+        if by is not None and fn in ("sorted", "best", "worst", "majority", "minority"):
+            self._check_ordered(by.type, e["by"], f"'{fn}' … by")
         t = AGGREGATE_TYPES[fn](item_t, value.type if value else item_t)
         return Compiled(None, t, e["at"], items=source.items if fn == "filter" and value is None
                         else None)
 
+
+_ARITH_HINTS = {
+    "player": "a player is a seat, not a number: the seat k after p is next_player(p, k), "
+              "and p - q how many seats lie from q to p; compare players with == and !=",
+    "component": "add what a piece has: c.value",
+    "bool": "count the yes: count(x in … where …)"}
 
 _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
             "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
