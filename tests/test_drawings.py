@@ -331,3 +331,16 @@ def test_a_paris_tile_laid_is_drawn_turned_in_its_owners_colours():
     s = g.apply(s, action)
     laid = zone(g.view(s, None), "laid")["drawings"]
     assert laid == [{"piece": "T6", "rows": [["orange", "blue"], ["blue", "streetlight"]]}]
+
+
+def test_a_number_among_the_rows_is_shown_as_it_is_not_coloured():
+    """A row mixing a colour and numbers: the colour is laid on, the numbers
+    are printed whole and plain (no tint that reads as another colour)."""
+    from rich.console import Console
+    z = pieces({"piece": "R1", "rows": [["red", "3"], ["12", "blue"]]})
+    assert drawn(z) == " re  3\n 12  bl\n   R1\n"
+    console = Console(width=40, color_system="truecolor", force_terminal=True, record=True)
+    console.print(piece_drawings({"zones": [z]}, z))
+    styled = console.export_text(styles=True, clear=False)
+    assert "\x1b[1m 3" in styled and "\x1b[1m 12 " in styled      # bold, on no colour
+    assert "41m re " in styled                                     # on red

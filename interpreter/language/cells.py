@@ -28,17 +28,6 @@ class CellError(Exception):
         self.cls, self.message, self.at, self.hint = cls, message, at, hint
 
 
-def cell_node(value, at) -> dict:
-    """A value worked out, as a table cell holds it."""
-    if value is None:
-        return {"node": "none", "at": at}
-    if isinstance(value, bool):
-        return {"node": "bool", "value": value, "at": at}
-    if isinstance(value, int):
-        return {"node": "number", "value": value, "at": at}
-    return {"node": "symbol", "value": value, "at": at}
-
-
 def computed(e: dict, cells: dict):
     """The value of formula `e` for one row, `cells` its cells by column."""
     node = e["node"]
@@ -137,4 +126,4 @@ def _column_hint(e: dict, cells: dict) -> str | None:
     return None
 
 
-__all__ = ["CellError", "cell_node", "computed"]
+__all__ = ["CellError", "computed"]

@@ -13,7 +13,7 @@ statements then read.
 from __future__ import annotations
 
 from . import data as datafiles, files
-from .cells import CellError, cell_node, computed
+from .cells import CellError, computed
 from .tables import EACH, TableRows
 from .limits import (MAX_DATA_BYTES, MAX_GRID_CELLS, MAX_LIST_ITEMS, MAX_PIECES, MAX_STATE_VALUES,
                      count)
@@ -575,7 +575,7 @@ class DeclarationChecks(TableRows):
                                           f"cell is a number, a word, yes/no or none",
                                part["formula"]["at"])
                     break
-                row["cells"][name] = cell_node(value, part["formula"]["at"])
+                row["cells"][name] = datafiles.cell_of(value, part["formula"]["at"])
             else:
                 comp["columns"].append(name)
                 column_at.setdefault(name, part["name_at"])

@@ -212,7 +212,7 @@ def load_component_rows(path: Path, shown: str, key_path: list[str] | None = Non
             if col == "copies" and col not in rec:
                 cells[col] = {"node": "number", "value": 1, "at": at}
             else:
-                cells[col] = _cell(rec.get(col), where)
+                cells[col] = cell_of(rec.get(col), where)
         rows.append({"at": at, "cells": cells, "file": shown})
     return columns, rows
 
@@ -415,7 +415,9 @@ def _short(message: str, limit: int = 160) -> str:
     return message if len(message) <= limit else message[:limit - 1] + "…"
 
 
-def _cell(value, at):
+def cell_of(value, at) -> dict:
+    """A value as a table cell holds it (a data file's, or one a computed
+    column worked out: language/cells.py)."""
     if value is None:
         return {"node": "none", "at": at}
     if isinstance(value, bool):
@@ -426,7 +428,7 @@ def _cell(value, at):
         # each item where it is written (a link to nothing is reported there)
         marks = getattr(value, "marks", [])
         return {"node": "list", "at": at, "items": [
-            _cell(v, list(marks[k]) if k < len(marks) else at) for k, v in enumerate(value)]}
+            cell_of(v, list(marks[k]) if k < len(marks) else at) for k, v in enumerate(value)]}
     text = str(value)
     if text.isidentifier():
         return {"node": "symbol", "value": text, "at": at}

@@ -89,6 +89,12 @@ def _band(pictures: list):
         yield line
 
 
+def _number(value) -> bool:
+    """Whether a drawn value is a number (as text): shown, never coloured."""
+    text = str(value)
+    return text.lstrip("-").isdigit()
+
+
 class _Looks:
     """How the drawings of one view are coloured and lettered: one mark
     width for all their sides and cells, one tint for each word that names
@@ -110,14 +116,20 @@ class _Looks:
                 if d.get("shade") is not None and "shade_seat" not in d:
                     words.add(d["shade"])
         words |= values
-        return cls(_mark_width(values) if values else 1,
-                   _tints(w for w in words if _colour_word(w) is None), names)
+        # a number is shown whole: the marks are at least as wide as the longest
+        marks = max([_mark_width(values) if values else 1]
+                    + [len(str(v)) for v in values if _number(v)])
+        return cls(marks,
+                   _tints(w for w in words if _colour_word(w) is None and not _number(w)), names)
 
     def colour(self, value: str) -> Color:
         return _colour_word(value) or Color.parse(self.tints.get(value, "grey50"))
 
     def on(self, value: str) -> Style:
-        """A side or cell showing `value`: on its colour, in letters that read on it."""
+        """A side or cell showing `value`: on its colour, in letters that read on
+        it; a number is no colour, and is shown as it is."""
+        if _number(value):
+            return Style(bold=True)
         return _on(self.colour(value), bold=True)
 
     def shade(self, d: dict) -> Optional[Color]:
