@@ -494,7 +494,10 @@ def board_sections(view: dict, actions: Sequence[str], compact: bool = False,
                   if 0 <= x < board["width"] and 0 <= y < board["height"]}
         note = f" · {board['width']} by {board['height']} · row 0 at the top" + \
             (f" · '{LEGAL_MARK}': a legal action names that cell" if marked else "")
-        out.append(Group(Text(str(board["name"]), style="bold") + Text(note, style="dim"),
+        title = str(board["name"])
+        if "player" in board:          # one board of a grid of each player
+            title = f"{title} of {player_label(board['player'])}"
+        out.append(Group(Text(title, style="bold") + Text(note, style="dim"),
                          BoardView(board, marked, compact=compact)))
     return out
 
