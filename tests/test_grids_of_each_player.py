@@ -263,3 +263,14 @@ def test_the_ir_of_a_plain_grid_has_no_new_key_and_a_grid_of_each_player_says_so
     assert ir["grids"][0]["index"] == "player"
     stone = next(v for v in ir["variables"] if v["name"] == "stone")
     assert (stone["index"], stone["index2"]) == ("player", "realm")
+
+
+def test_a_game_saved_mid_way_loads_back_and_plays_on_alike(game):
+    states = played(game, 2, 13)
+    s = states[4][0]
+    back = game.state_from_json(game.state_to_json(s))
+    assert stones(game, back) == stones(game, s)
+    (p,) = game.to_move(s)
+    assert [str(a) for a in game.legal_actions(back, p)] == [str(a) for a in game.legal_actions(s, p)]
+    typed = game.parse_action(back, p, str(game.legal_actions(s, p)[0]))
+    assert stones(game, game.apply(back, typed)) == stones(game, game.apply(s, typed))
