@@ -352,7 +352,9 @@ class Compiler:
             for n, arg in enumerate(args):
                 self.ex.check_index(arg, e, n, decl)
             first, a0 = self.lay.positions(index), args[0].fn
-            inner, second, a1 = decl.inner, self.lay.positions(decl.index2), args[1].fn
+            second = self.lay.grids[decl.index2].positions_at(span_at(self.ir["file"], e["at"])) \
+                if decl.index2 in self.lay.grids else self.lay.positions(decl.index2)
+            inner, a1 = decl.inner, args[1].fn
             return lambda s, env: base + first[a0(s, env)] * inner + second[a1(s, env)]
         compiled = self.expr(e["args"][0], scope)
         arg = compiled.fn

@@ -275,7 +275,7 @@ class RunCompiler:
         if v.index in lay.grids:
             positions = lay.grids[v.index].positions_at(span_at(self.m.file, target["at"]))
             return f"{v.base} + {self.mod.constant(positions)}[{args[0].src}]"
-        return self.py.index(v, args)
+        return self.py.index(v, args, target)
 
     def block(self, bid: int, env: str, depth: int, sid) -> None:
         """The statements of a nested block, on a copy of the locals (as the

@@ -626,8 +626,13 @@ class PyFormulas:
                     span_at(self.ex.ir["file"], e["at"])))
                 return Code(f"s.vars[{_plus(v.base, f'{positions}[{args[0].src}]')}]",
                             sure=_piece_kind(lay, v.type), plain=_holds_no_list(v.type))
-            return Code(f"s.vars[{self.index(v, args)}]", sure=_piece_kind(lay, v.type),
+            return Code(f"s.vars[{self.index(v, args, e)}]", sure=_piece_kind(lay, v.type),
                         plain=_holds_no_list(v.type))
+        if ref == "grid":       # a grid of each player: its player is checked, its cells are fixed
+            cells = self.mod.constant(lay.grids[fn].cells)
+            if args[0].sure == "player":
+                return Code(cells)
+            return Code(f"({self.table(lay.positions('player'))}[{args[0].src}], {cells})[1]")
         srcs = [a.src for a in args]
         pure = not draws(e)
         if fn == "size" and len(srcs) == 1:
@@ -694,19 +699,21 @@ class PyFormulas:
             names = self._temps[(fn, *srcs)] = tuple(self.mod.fresh("t") for _ in range(count))
         return names
 
-    def index(self, decl, args: list) -> str:
+    def index(self, decl, args: list, node=None) -> str:
         """The slot of a zone's or variable's instance `of each player/TYPE`
         (and TYPE2) that `args` name: base + the position of each argument
         among its index's values, through the index's table, which refuses
         any other value (`Layout.positions`), or as plain arithmetic where
-        the argument is sure to be one of them."""
+        the argument is sure to be one of them. A second index that is a
+        grid of each player is a cell, looked up among the grid's cells (a
+        cell off the grid is refused at `node`, the read or the `set`)."""
         lay = self.lay
         indices = [decl.index, getattr(decl, "index2", None)][:len(args)]
-        first = [0 if i == "player" else lay.types[i][0] for i in indices]
+        first = [0 if i == "player" or i in lay.grids else lay.types[i][0] for i in indices]
         sure = [a.sure == index for a, index in zip(args, indices)]
         if len(args) == 1 and sure[0]:
             return _plus(decl.base - first[0], args[0].src)
-        at = [_plus(-k, a.src) if ok else f"{self.table(lay.positions(index))}[{a.src}]"
+        at = [_plus(-k, a.src) if ok else f"{self._positions(index, node)}[{a.src}]"
               for a, index, k, ok in zip(args, indices, first, sure)]
         if len(args) == 1:
             return _plus(decl.base, at[0])
@@ -747,6 +754,14 @@ class PyFormulas:
             self._bounds[attr] = max(map(abs, values), default=0) \
                 if all(type(v) is int for v in values) else None
         return self._bounds[attr]
+
+    def _positions(self, index: str, node) -> str:
+        """The constant's name of the table of an index's values: a grid's
+        cells (refusing a cell off it at `node`), or the layout's `Slots`."""
+        if index in self.lay.grids:
+            return self.mod.constant(self.lay.grids[index].positions_at(
+                span_at(self.ex.ir["file"], node["at"])))
+        return self.table(self.lay.positions(index))
 
     def table(self, slots) -> str:
         """The constant's name of one of the layout's `Slots`."""

@@ -805,6 +805,9 @@ class Checker(DeclarationChecks, DrawingChecks):
                 var = self.variables[n]
                 self.error(WrongArity, f"variable '{n}' is one per {_per(var)}", e["at"],
                            hint=f"write {n}({', '.join('…' for _ in _indices(var))}) to say whose")
+            elif kind == "grid" and self.per_player_grid(n):
+                self.error(WrongArity, f"grid '{n}' is one per player", e["at"],
+                           hint=f"write {n}(p) to say whose: {n}(me), {n}(current)")
             elif kind == "define" and self.defines[n]["params"]:
                 params = self.defines[n]["params"]
                 self.error(WrongArity, f"'{n}' takes {_arguments(len(params))}, got none", e["at"],
@@ -827,10 +830,16 @@ class Checker(DeclarationChecks, DrawingChecks):
             e["ref"] = kind
             want = len(_indices(decl))
             if len(args) != want:
+                per = " and ".join(f"cell of {i}" if i in self.grids else i for i in _indices(decl))
                 self.error(WrongArity, f"{kind} '{fn}' takes {_arguments(want)}, got {len(args)}",
-                           e["at"], hint=f"'{fn}' is one per {_per(decl)}: write "
+                           e["at"], hint=f"'{fn}' is one per {per}: write "
                                          f"{fn}({', '.join('…' for _ in _indices(decl))})" if want
                            else f"write just '{fn}'")
+        elif kind == "grid" and self.per_player_grid(fn):
+            e["ref"] = "grid"           # a grid of each player: kingdom(p), the cells of p's
+            if len(args) != 1:
+                self.error(WrongArity, f"grid '{fn}' takes 1 argument, got {len(args)}", e["at"],
+                           hint=f"'{fn}' is one per player: write {fn}(p)")
         elif kind == "define":
             e["ref"] = "define"
             want = len(self.defines[fn]["params"] or ())

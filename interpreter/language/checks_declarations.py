@@ -697,9 +697,15 @@ class DeclarationChecks(TableRows):
                            hint=did_you_mean(name, known) or "name an attribute, or a define of one piece")
 
     def _declare_grid(self, g):
-        """`grid NAME: W by H`: a bounded square grid, its cells a list."""
+        """`grid NAME [of each player]: W by H`: a bounded square grid, its
+        cells a list; of each player, one such grid per player."""
         if not self.declare(g["name"], "grid", g["name_at"]):
             return
+        if g.get("index") not in (None, "player"):
+            self.error(InvalidDeclaration, f"a grid is one for the game or one per player, "
+                                           f"not one per {g['index']}", g["index_at"],
+                       hint=f"write 'grid {g['name']} of each player: {g['width']} by {g['height']}'")
+            g["index"] = "player"       # (checked on as one per player)
         fits = True
         for side, at in ((g["width"], g["size_at"]), (g["height"], g["height_at"])):
             if not 1 <= side <= GRID_LIMIT:
@@ -707,8 +713,8 @@ class DeclarationChecks(TableRows):
                            at, hint="write 'grid NAME: WIDTH by HEIGHT', e.g. 8 by 8")
                 fits = False
         if fits:
-            cells = g["width"] * g["height"] + sum(
-                d["width"] * d["height"] for d in self.grids.values()
+            cells = self._grid_cells(g) + sum(
+                self._grid_cells(d) for d in self.grids.values()
                 if 1 <= d["width"] <= GRID_LIMIT and 1 <= d["height"] <= GRID_LIMIT)
             if cells > MAX_GRID_CELLS:
                 self.error(LimitExceeded, f"with grid '{g['name']}' the rulebook's grids have {cells:,} "
@@ -718,21 +724,35 @@ class DeclarationChecks(TableRows):
                                 f"together")
         self.grids[g["name"]] = g
 
+    def _grid_cells(self, g) -> int:
+        """The cells of a declared grid in the largest game: W × H, once per
+        player for a grid of each player."""
+        each = max(self.player_counts, default=1) if g.get("index") == "player" else 1
+        return g["width"] * g["height"] * each
+
+    def per_player_grid(self, name) -> bool:
+        """Whether `name` is a grid of each player (`grid NAME of each player: …`)."""
+        return self.grids.get(name, {}).get("index") == "player"
+
     def _check_grid_display(self, g):
-        """`shade by` / `mark by` name a variable of each cell or a define of one cell."""
+        """`shade by` / `mark by` name a variable of each cell or a define of
+        one cell (of a player and a cell, for a grid of each player)."""
+        per_player = g.get("index") == "player"
         for key in ("shade", "mark"):
             name = g[key]
             if name is None:
                 continue
             var = self.variables.get(name)
-            if var is not None and var["index"] == g["name"]:
+            if var is not None and _indices_of(var) == (["player", g["name"]] if per_player
+                                                        else [g["name"]]):
                 continue
-            if self._define_params.get(name) == 1:
+            if self._define_params.get(name) == (2 if per_player else 1):
                 continue
+            define = "define of a player and a cell" if per_player else "define of one cell"
             self.error(UnknownName, f"'{key} by {name}': no variable of each {g['name']} "
-                                    f"and no define of one cell is called '{name}'", g[f"{key}_at"],
+                                    f"and no {define} is called '{name}'", g[f"{key}_at"],
                        hint=f"write 'variable {name} of each {g['name']}: …' or "
-                            f"'define {name}(c) = …'")
+                            f"'define {name}({'p, c' if per_player else 'c'}) = …'")
 
     def _check_index(self, decl, key="index"):
         idx = decl[key]
@@ -755,19 +775,33 @@ class DeclarationChecks(TableRows):
             return
         self._check_type(var["type"], var["type_at"])
         self._check_index(var)
-        if var.get("index2") is not None:
+        if var.get("index2") is None and self.per_player_grid(var["index"]) \
+                and not var.get("permission"):
+            # 'of each kingdom', a grid of each player: one per player and
+            # cell, as 'of each player and kingdom' (read v(p, c))
+            var.update(index="player", index2=var["index"], index2_at=var["index_at"])
+        elif var.get("index2") is not None:
             self._check_index(var, "index2")
             for key in ("index", "index2"):
-                if var[key] in self.grids:
+                if var[key] in self.grids and not (key == "index2" and var["index"] == "player"
+                                                   and self.per_player_grid(var[key])):
+                    per = self.per_player_grid(var[key])
                     self.error(InvalidDeclaration, f"a variable of two indices is not one per cell "
                                                    f"of grid '{var[key]}'", var[key + "_at"],
-                               hint="index it by players and component types, or keep one "
-                                    f"variable 'of each {var[key]}' of a list")
+                               hint=f"write 'of each {var[key]}': one per player and cell" if per
+                               else "index it by players and component types, or keep one "
+                                    f"variable 'of each {var[key]}' of a list, or declare "
+                                    f"'grid {var[key]} of each player'")
         if var.get("permission") and var["index"] not in (None, "player"):
             self.error(InvalidDeclaration, f"a permission is one per player or one for the game, "
                                            f"not one per {var['index']}", var["index_at"],
                        hint=f"write 'permission {var['name']} of each player'")
         self.variables[var["name"]] = var
+
+
+def _indices_of(decl: dict) -> list:
+    """What a zone or variable is one per, in the order its calls name them."""
+    return [i for i in (decl.get("index"), decl.get("index2")) if i is not None]
 
 
 def _row_label(row: dict) -> str:

@@ -18,6 +18,8 @@ that change zones copy them first.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from . import ranges
 from .aggregates import AGGREGATE_TYPES
 from ..stdlib.builtins import FUNCTIONS
@@ -192,14 +194,18 @@ class FormulaChecker(Shortcuts):
             wrong = fam not in (None, "player", "number")
             if not wrong:
                 self.seat_constant(arg, e["args"][n], f"the index of '{z.name}'")
+        elif index in self.lay.grids:       # (of each player and cell of a grid of each player)
+            wrong = arg.type not in (CELL, ANY)
         else:
             wrong = fam is not None and arg.type not in (comp_type(index), comp_type(None))
         if wrong:
             indices = [i for i in (z.index, index2) if i is not None]
-            per = " and ".join(indices)
-            shape = ", ".join("p" if i == "player" else i for i in indices)
+            per = " and ".join(f"cell of {i}" if i in self.lay.grids else i for i in indices)
+            shape = ", ".join("p" if i == "player" else "c" if i in self.lay.grids else i
+                              for i in indices)
+            what = f"a cell of {index}" if index in self.lay.grids else f"a {index}"
             self.type_error(f"'{z.name}' is one per {per}; {describe(arg.type)} is not "
-                            f"a {index}", e["args"][n],
+                            f"{what}", e["args"][n],
                             hint=f"write {z.name}({shape})"
                                  + (f": one per {per}, in that order" if len(indices) > 1 else ""))
 
@@ -263,6 +269,9 @@ class FormulaChecker(Shortcuts):
             for n, arg in enumerate(args):
                 self.check_index(arg, e, n, z)
             return Compiled(None, list_of(comp_type(z.of)), e["at"], items=z.of)
+        if ref == "grid":       # a grid of each player: grid(p), the cells of p's grid
+            self.check_index(args[0], e, 0, SimpleNamespace(name=fn, index="player", index2=None))
+            return Compiled(None, list_of(CELL), e["at"])
         if ref == "variable" and lay.variables[fn].index in lay.grids:
             v = lay.variables[fn]
             self.check_cell(args[0], fn, v.index, e)

@@ -301,7 +301,7 @@ def build_layout(ir: dict, n: int) -> Layout:
                 column[first + k] = base + k
             lay.has_type[h["name"]] = _declared_type(h["type"], ir)
     for g in ir.get("grids", ()):
-        lay.grids[g["name"]] = Bounded(g["name"], g["width"], g["height"])
+        lay.grids[g["name"]] = Bounded(g["name"], g["width"], g["height"], g.get("index") == "player")
     for z in ir["zones"]:
         inner = lay.index_count(z.get("index2"))
         count = lay.index_count(z["index"]) * inner

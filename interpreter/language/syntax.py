@@ -398,12 +398,15 @@ class _ToAst(Transformer):
                 "shade": _name(shade), "shade_at": _tok_at(shade) if shade else None}
 
     def grid_decl(self, meta, c):
-        name, width, height, shade, mark = c
-        return _node("grid", meta, name=str(name), name_at=_tok_at(name),
+        name, index, width, height, shade, mark = c
+        node = _node("grid", meta, name=str(name), name_at=_tok_at(name),
                      width=int(width), height=int(height), size_at=_tok_at(width),
                      height_at=_tok_at(height),
                      shade=_name(shade), shade_at=_tok_at(shade) if shade else None,
                      mark=_name(mark), mark_at=_tok_at(mark) if mark else None)
+        if index is not None:       # 'of each player' (only where written: other IRs stay)
+            node.update(index=str(index), index_at=_tok_at(index))
+        return node
 
     def grid_shade(self, meta, c):
         return c[0]

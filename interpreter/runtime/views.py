@@ -197,46 +197,74 @@ def _boards(game, prog, s) -> list:
     """Each declared grid `NAME: W by H` with what its cells show: the text of
     its `shade by` and `mark by` values and the values of its variables `of
     each NAME`, row 0 first, west to east. A cell with nothing to show is left
-    out; `shade_seat` / `mark_seat` give the seat of a value that is a player."""
+    out; `shade_seat` / `mark_seat` give the seat of a value that is a player.
+    A grid of each player is one board per player, in seat order, each with
+    its `player`."""
     lay = prog.lay
     out = []
     for g in game.ir.get("grids", ()):
         bounded = lay.grids[g["name"]]
-        variables = [v for v in lay.variables.values() if v.index == g["name"]]
-        shown = {key: _cell_value_of(prog, s, g[key], bounded) for key in ("shade", "mark")
-                 if g[key] is not None}
-        cells = {}
-        for y in range(bounded.height):
-            for x in range(bounded.width):
-                c = grid.cell(x, y)
-                entry = {}
-                for key, (value_of, kind) in shown.items():
-                    value = value_of(c)
-                    if value is None:
-                        continue
-                    text = show_value(value, kind, lay)
-                    entry[key] = text if isinstance(text, str) else _plain(text)
-                    if kind == PLAYER and _whole(value):
-                        entry[f"{key}_seat"] = value
-                k = bounded.position(c)
-                values = {v.name: show_value(s.vars[v.base + k], v.type, lay) for v in variables
-                          if s.vars[v.base + k] is not None}
-                if values:
-                    entry["variables"] = values
-                if entry:
-                    cells[grid.text(c)] = entry
-        out.append({"name": g["name"], "width": bounded.width, "height": bounded.height,
-                    "shade_by": g["shade"], "mark_by": g["mark"], "cells": cells})
+        if not bounded.per_player:
+            out.append(_board(prog, s, g, bounded, None))
+            continue
+        for p in range(lay.n):
+            out.append(_board(prog, s, g, bounded, p))
     return out
 
 
-def _cell_value_of(prog, s, name, bounded):
+def _board(prog, s, g, bounded, player) -> dict:
+    """One board of `_boards`: the grid's, or one player's grid of each player."""
+    lay = prog.lay
+    variables = [(v, v.base if player is None else v.base + player * v.inner)
+                 for v in lay.variables.values() if _of_grid(v, bounded)]
+    shown = {key: _cell_value_of(prog, s, g[key], bounded, player) for key in ("shade", "mark")
+             if g[key] is not None}
+    cells = {}
+    for y in range(bounded.height):
+        for x in range(bounded.width):
+            c = grid.cell(x, y)
+            entry = {}
+            for key, (value_of, kind) in shown.items():
+                value = value_of(c)
+                if value is None:
+                    continue
+                text = show_value(value, kind, lay)
+                entry[key] = text if isinstance(text, str) else _plain(text)
+                if kind == PLAYER and _whole(value):
+                    entry[f"{key}_seat"] = value
+            k = bounded.position(c)
+            values = {v.name: show_value(s.vars[base + k], v.type, lay) for v, base in variables
+                      if s.vars[base + k] is not None}
+            if values:
+                entry["variables"] = values
+            if entry:
+                cells[grid.text(c)] = entry
+    board = {"name": g["name"], "width": bounded.width, "height": bounded.height,
+             "shade_by": g["shade"], "mark_by": g["mark"], "cells": cells}
+    if player is not None:
+        board["player"] = player
+    return board
+
+
+def _of_grid(v, bounded) -> bool:
+    """Whether variable slot `v` is one per cell of the grid (per player and
+    cell, for a grid of each player)."""
+    if bounded.per_player:
+        return v.index == "player" and v.index2 == bounded.name
+    return v.index == bounded.name
+
+
+def _cell_value_of(prog, s, name, bounded, player=None):
     """(value_of(cell), kind) for a variable of each cell of the grid or a
-    define of one cell."""
+    define of one cell; for one player's grid of each player, the player's
+    values of a variable of each cell, or a define of (player, cell)."""
     var = prog.lay.variables.get(name)
-    if var is not None and var.index == bounded.name:
-        return (lambda c: s.vars[var.base + bounded.position(c)]), var.type
+    if var is not None and _of_grid(var, bounded):
+        base = var.base if player is None else var.base + player * var.inner
+        return (lambda c: s.vars[base + bounded.position(c)]), var.type
     read, kind = shown_define(prog, name)
+    if player is not None:
+        return (lambda c: read(s, player, c)), kind
     return (lambda c: read(s, c)), kind
 
 
@@ -375,7 +403,8 @@ def view(game, s, viewer) -> dict:
         elif v.index == "player" and v.index2 is None:
             per_player[v.name] = {f"P{p}": show_value(s.vars[v.base + p], v.type, lay)
                                   for p in range(s.n)}
-        elif "player" in (v.index, v.index2) and v.index2 is not None:
+        elif "player" in (v.index, v.index2) and v.index2 is not None \
+                and v.index2 not in lay.grids:      # (one per player and cell: in `grids`)
             # one per player and KEY: a column per key, 'progress(c2)', by player
             seat_first = v.index == "player"
             other = v.index2 if seat_first else v.index

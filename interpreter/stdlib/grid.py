@@ -123,12 +123,15 @@ def turned(values, r: int) -> list:
 class Bounded:
     """A declared grid `NAME: W by H`: the cells (0,0) … (W-1,H-1), listed
     by x, then y, and the position of each in that list (where a variable
-    'of each NAME' keeps that cell's value)."""
+    'of each NAME' keeps that cell's value). A grid `of each player` is one
+    such list for every player: a cell is a coordinate, the same on each
+    player's grid, and the player says whose value a variable reads."""
 
-    __slots__ = ("name", "width", "height", "cells", "positions")
+    __slots__ = ("name", "width", "height", "per_player", "cells", "positions")
 
-    def __init__(self, name: str, width: int, height: int):
+    def __init__(self, name: str, width: int, height: int, per_player: bool = False):
         self.name, self.width, self.height = name, width, height
+        self.per_player = per_player
         self.cells = [cell(x, y) for x in range(width) for y in range(height)]
         # cell -> its position; a cell off the grid is a rule error (`Positions`)
         self.positions = Positions(self)
@@ -156,10 +159,11 @@ class Positions(dict):
     def __missing__(self, c):
         g = self.grid
         shown = text(c) if c is None or (isinstance(c, int) and not isinstance(c, bool)) else repr(c)
+        named = f"{g.name}(p)" if g.per_player else g.name
         raise RuleError(f"{shown} is not a cell of grid '{g.name}' ({g.width} by {g.height}: "
                         f"(0,0) to ({g.width - 1},{g.height - 1}))", self.span,
                         hint=f"guard the read where a cell may be off the grid: "
-                             f"if contains({g.name}, c) …, or [c in CELLS where contains({g.name}, c)]",
+                             f"if contains({named}, c) …, or [c in CELLS where contains({named}, c)]",
                         code="rule/runtime")
 
 

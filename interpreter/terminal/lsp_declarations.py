@@ -336,7 +336,8 @@ class Declarations:
     def declare_grid(self, g) -> None:
         place = self.place(g["name_at"])
         self.declare(self.ix.names, Decl(g["name"], "grid", place, self.lines(place, place.line),
-                                         f"a grid of {g['width']} × {g['height']} cells"))
+                                         f"a grid of {g['width']} × {g['height']} cells"
+                                         + (", one of each player" if g.get("index") else "")))
 
     def declare_variable(self, v) -> None:
         place = self.place(v["name_at"])

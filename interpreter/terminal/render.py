@@ -492,9 +492,15 @@ def board_sections(view: dict, actions: Sequence[str], compact: bool = False,
             continue
         marked = {(x, y) for x, y in legal
                   if 0 <= x < board["width"] and 0 <= y < board["height"]}
+        if "player" in board and len(view.get("to_move") or ()) == 1 \
+                and board["player"] not in view["to_move"]:
+            marked = set()      # a grid of each player: the cells on the mover's own board
         note = f" · {board['width']} by {board['height']} · row 0 at the top" + \
             (f" · '{LEGAL_MARK}': a legal action names that cell" if marked else "")
-        out.append(Group(Text(str(board["name"]), style="bold") + Text(note, style="dim"),
+        title = str(board["name"])
+        if "player" in board:          # one board of a grid of each player
+            title = f"{title} of {player_label(board['player'])}"
+        out.append(Group(Text(title, style="bold") + Text(note, style="dim"),
                          BoardView(board, marked, compact=compact)))
     return out
 
