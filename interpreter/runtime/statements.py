@@ -528,8 +528,8 @@ class Reveal(Stmt):
     """'reveal WHAT [to WHO]': the pieces are shown where they lie, to
     everybody or to the players WHO names (a player or a list of them), until
     each moves. Told as one event per zone: to everybody, or to each player
-    shown, with the cards; then everybody else learns only how many were shown
-    in which zone, and to whom (as at the table: a hand handed over is seen)."""
+    shown, with the cards, and to everybody how many were shown in which zone,
+    and to whom (as at the table: a hand handed over is seen)."""
 
     __slots__ = ("what", "to")
 
@@ -541,13 +541,12 @@ class Reveal(Stmt):
             s.own_board()
         lay = m.lay
         env = f[2]
-        seats = None if self.to is None else shown_to(self.to(s, env), s.n)
-        mask = s.everyone if seats is None else sum(1 << p for p in seats)
-        shown: dict = {}
+        seats, mask = self.shown(s, env)
+        by_zone: dict = {}
         for c in _flatten(self.what(s, env)):
             s.revealed[c] |= mask
-            shown.setdefault(lay.place_name(s.loc[c]), []).append(c)
-        for where, pieces in shown.items():
+            by_zone.setdefault(lay.place_name(s.loc[c]), []).append(c)
+        for where, pieces in by_zone.items():
             cards = sorted(lay.display[c] for c in pieces)
             ids = sorted(set(pieces))
             # the ids are the engine's (the log's hindsight); views leave them out
@@ -567,6 +566,14 @@ class Reveal(Stmt):
             s.events.append({"event": "reveal", "zone": where, "count": len(ids),
                              "players": list(seats),
                              "text": f"revealed to {whom} in {where}: {many}"})
+
+
+    def shown(self, s, env) -> tuple:
+        """(the seats shown, or None: everybody; those seats as bits)."""
+        if self.to is None:
+            return None, s.everyone
+        seats = shown_to(self.to(s, env), s.n)
+        return seats, sum(1 << p for p in seats)
 
 
 def shown_to(v, n: int) -> list:
@@ -600,8 +607,7 @@ class RevealPicks(Reveal):
         picks = env.get(self.name)
         if not isinstance(picks, list):
             return
-        seats = None if self.to is None else shown_to(self.to(s, env), s.n)
-        mask = s.everyone if seats is None else sum(1 << p for p in seats)
+        seats, mask = self.shown(s, env)
         shown = [(p, v) for p, v in enumerate(picks) if v is not None]
         if self.pieces and shown:
             if s.shared:
