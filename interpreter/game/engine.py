@@ -33,6 +33,7 @@ from ..runtime.saved import damaged, shown, state_from_data
 from ..runtime.state import State, splitmix64
 from ..runtime.chance import CHANCE, Chance, ChanceOutcome, decide
 from ..runtime import views
+from ..runtime.changes import changes
 from .observation import ObservationSpec, Observer
 from .options import checked_options
 from .spaces import ActionSpace, build_space
@@ -598,6 +599,13 @@ class Game:
     def view(self, state: State, player: int | None) -> dict:
         self.program(state.n).budget.reset()
         return views.view(self, state, player)
+
+    def changes(self, before: State, after: State, viewer: int | None) -> list:
+        """What changed from `before` to `after` as `viewer` (None: a
+        spectator) sees it, in lines of text: pieces gained and lost by zone
+        (only how many where the viewer may not look), values that moved
+        (runtime/changes.py)."""
+        return changes(self.view(before, viewer), self.view(after, viewer))
 
     # -- fixed ids and numbers, for learning programs -------------------------------
     def action_space(self, players: int) -> ActionSpace:

@@ -133,7 +133,7 @@ class Repl:
         # each action's parameters by name, to show how an action is typed
         self.forms = {a["name"]: [p["name"] for p in a.get("params") or ()]
                       for a in game.ir["actions"]}
-        self.moves: Optional[tuple] = None     # (player, texts): an AI's moves not yet printed
+        self.moves: Optional[tuple] = None     # (player, texts, changes): an AI's moves not yet printed
         self.choice: Optional[Choice] = None   # a long list being chosen step by step
         self.stepwise = False                  # whether the screen offers the list so
         self.commands = {"undo": self.undo, "log": self.log, "save": self.save,
@@ -418,6 +418,32 @@ class Repl:
         for event in self.state.events:
             if event.get("to", viewer) == viewer:
                 self.say(event["text"])
+        # what changed on the table, as this screen may show it (a spectator's
+        # view where the device goes round: what everybody sees); after an
+        # AI's move, with its line of moves
+        try:
+            changed = self.game.changes(self.states[-2], self.state, viewer)
+        except Exception:   # noqa: BLE001 - a view that fails is reported by the screen that follows
+            changed = []
+        told = self.wrapped([line.replace(": ", " ", 1) for line in changed])
+        if self.moves is not None:
+            self.moves[2].extend(told)
+        else:
+            for line in told:
+                self.say(line)
+
+    def wrapped(self, parts: list) -> list:
+        """Parts joined by ' · ' into lines of the screen's width, each
+        indented under the move it follows; a part is never cut."""
+        width = max(20, self.console.width - 1)
+        lines, line = [], ""
+        for part in parts:
+            more = f"{line} · {part}" if line else f"  {part}"
+            if line and len(more) > width:
+                lines.append(line)
+                more = f"  {part}"
+            line = more
+        return lines + ([line] if line else [])
 
     def ai_move(self, player: int) -> None:
         # The AI decides from its own view only, like a human at the table.
@@ -434,13 +460,15 @@ class Repl:
             self.moves[1].append(text)
         else:
             self.flush_moves()
-            self.moves = (player, [text])
+            self.moves = (player, [text], [])
 
     def flush_moves(self) -> None:
         if self.moves is not None:
-            player, texts = self.moves
+            player, texts, told = self.moves
             self.moves = None
             self.say(f"{player_label(player)} (AI) plays: " + " · ".join(texts))
+            for line in told:
+                self.say(line)
 
     # -- what is on screen ----------------------------------------------------
     def hand_over(self, player: int) -> None:
