@@ -352,3 +352,22 @@ def test_a_zone_by_a_column_groups_by_the_column_not_a_define_of_its_name():
     lay = game.program(2).lay
     assert groups and all(value == lay.static["bonus"][lay.instances[cards[0]]]
                           for cards, value in groups.items())
+
+
+# -- bookkeeping variables ----------------------------------------------------------------
+
+def test_a_bookkeeping_variable_is_in_the_state_and_the_observation_but_in_no_view():
+    game = load("valid-bookkeeping.rules")
+    states = played(game, 3, 0)
+    end = states[-1]
+    lay = game.program(3).lay
+    assert end.vars[lay.variables["steps"].base] == 4
+    assert game.scores(end) == (0 + 3, 1, 2)
+    for state in states:
+        for viewer in (0, 1, 2, None):
+            view = game.view(state, viewer)
+            assert "steps" not in view["variables"] and "mover" not in view["variables"]
+            assert "total" in view["player_variables"]
+    assert any(name.startswith("steps") for name in game.observation_spec(3).names)
+    told = game.changes(states[1], states[2], 0)
+    assert told == ["total: P1 0 → 1"]

@@ -102,6 +102,7 @@ class Game:
         # game/observation.py), made when first asked for
         self._spaces: dict = {}
         self._observers: dict = {}
+        self._counters: tuple | None = None
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} {self.min_players}-{self.max_players} players>"
@@ -600,6 +601,24 @@ class Game:
         self.program(state.n).budget.reset()
         return views.view(self, state, player)
 
+    @property
+    def counters(self) -> tuple:
+        """The counters the rules use, of 'round' and 'turn' (a `new round`,
+        a `turn`, a formula that reads `round`, `turn` or `current`): what a
+        screen's header shows of them."""
+        if self._counters is None:
+            used = set()
+            for node in _nodes(self.ir):
+                kind = node.get("node")
+                if kind == "new_round":
+                    used.add("round")
+                elif kind == "turn":
+                    used.add("turn")
+                elif kind == "name" and node.get("ref") == "constant":
+                    used.add({"current": "turn"}.get(node.get("name"), node.get("name")))
+            self._counters = tuple(c for c in ("round", "turn") if c in used)
+        return self._counters
+
     def changes(self, before: State, after: State, viewer: int | None) -> list:
         """What changed from `before` to `after` as `viewer` (None: a
         spectator) sees it, in lines of text: pieces gained and lost by zone
@@ -780,6 +799,18 @@ def _decided_by(prog, full: dict, winners: tuple, ranking: tuple) -> str:
     ours, theirs = full[winners[0]], full[others[0]]
     step = next(i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b)
     return "score" if step == 0 else prog.steps[step - 1]
+
+
+def _nodes(node):
+    """Every node of the IR below `node`."""
+    if isinstance(node, dict):
+        if "node" in node:
+            yield node
+        for v in node.values():
+            yield from _nodes(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _nodes(v)
 
 
 def _pieces(value) -> list:

@@ -414,13 +414,18 @@ class _ToAst(Transformer):
     grid_mark = grid_shade
 
     def variable_decl(self, meta, c):
-        name, index, type_, default = c
+        name, index, type_, default, kept = c
         index, second = index if isinstance(index, tuple) else (index, None)
         pair = {"index2": _name(second), "index2_at": _tok_at(second)} if second else {}
+        if kept is not None:      # (only where written: every other IR stays as it was)
+            pair["bookkeeping"] = True
         return _node("variable", meta, name=str(name), name_at=_tok_at(name),
                      index=_name(index), index_at=_tok_at(index) if index else None, **pair,
                      type=str(type_), type_at=_tok_at(type_),
                      default=default)
+
+    def bookkeeping(self, meta, c):
+        return True
 
     def permission_decl(self, meta, c):
         # a permission is a yes/no variable that only 'grant' and 'spend' change

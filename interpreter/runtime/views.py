@@ -397,7 +397,10 @@ def view(game, s, viewer) -> dict:
                         drawers.get(slot.of))
              for slot, k in lay.zone_list]
     variables, per_player = {}, {}
+    kept = {v["name"] for v in game.ir["variables"] if v.get("bookkeeping")}
     for v in lay.variables.values():
+        if v.name in kept:          # the rules' own bookkeeping: no player's screen shows it
+            continue
         if v.index is None:
             variables[v.name] = show_value(s.vars[v.base], v.type, lay)
         elif v.index == "player" and v.index2 is None:
@@ -452,6 +455,7 @@ def view(game, s, viewer) -> dict:
         "viewer": viewer,
         "round": s.round,
         "turn": s.turn,
+        "counters": list(game.counters),
         "active": current,
         "to_move": list(game.to_move(s)),
         "over": s.over,

@@ -132,10 +132,11 @@ def header(view: dict, compact: bool = False) -> Text:
     is to decide on the same line (the active player only when not one of them)."""
     pending = pending_text(view) if compact else None
     deciders = _deciders(view) if pending is not None else []
-    parts = [str(view.get("game", "")),
-             f"round {view.get('round', DASH)}",
-             f"turn {view.get('turn', DASH)}"]
-    if view.get("active") not in deciders:
+    # the counters the rules use (all of them for a view that does not say)
+    used = view.get("counters", ("round", "turn"))
+    parts = [str(view.get("game", ""))] + [f"{c} {view.get(c, DASH)}" for c in ("round", "turn")
+                                           if c in used]
+    if "turn" in used and view.get("active") not in deciders:
         parts.append(f"active {player_label(view.get('active'))}")
     viewer = view.get("viewer")
     parts.append("spectator view" if viewer is None else f"view of {player_label(viewer)}")
