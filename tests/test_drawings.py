@@ -306,7 +306,7 @@ def test_lanterns_tiles_in_hand_are_drawn_with_their_edges():
     s = g.new_game(players=2, seed=3)
     view = g.view(s, 0)
     text = drawn(zone(view, "tiles", 0), view)
-    assert text.splitlines()[2] == "│ora 15 bla│  │red 25 blu│  │blu 3  gre│"
+    assert text.splitlines()[2] == "│blu 3  gre│  │ora 15 bla│  │red 25 blu│"    # 3, 15, 25
     assert "drawings" not in zone(g.view(s, 1), "tiles", 0)
     assert drawn(zone(view, "cards", 0), view) == "red\n"
 

@@ -135,8 +135,9 @@ def _zone(view, name: str, owner: int) -> dict:
 def test_a_hand_revealed_to_one_player_is_seen_by_that_player_alone():
     game = load("valid-reveal-to.rules")
     state = _take(game, game.new_game(3, seed=4), "peek P2")
+    from interpreter.runtime.views import natural
     hand = sorted(names(game, state, "hand(2)"))
-    assert _zone(game.view(state, 0), "hand", 2)["revealed"] == hand
+    assert _zone(game.view(state, 0), "hand", 2)["revealed"] == sorted(hand, key=natural)
     for viewer in (1, None):
         assert "revealed" not in _zone(game.view(state, viewer), "hand", 2)
     told = {p: [e["text"] for e in game.view(state, p)["events"]] for p in range(3)}

@@ -12,8 +12,9 @@ see at the table: what a hidden zone holds never appears, only its size.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
+
+from .views import natural
 
 
 def changes(before: dict, after: dict) -> list:
@@ -132,9 +133,7 @@ def _many(card: str, k: int) -> str:
 
 def _natural(item) -> tuple:
     """Names with numbers in their natural order: n5 before n39."""
-    text = str(item[0])
-    return tuple((0, int(part)) if part.isdigit() else (1, part)
-                 for part in re.split(r"(\d+)", text) if part)
+    return natural(item[0])
 
 
 def _text(v) -> str:

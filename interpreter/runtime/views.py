@@ -14,11 +14,23 @@ draws from a zone — its groups, its grid or hex map, its pieces' drawings
 
 from __future__ import annotations
 
+import re
+
 from ..errors import FORMULA_ERRORS, RuleError, as_rule_error
 from ..stdlib import grid
 from .chance import CHANCE
 from .information import information_state, told_events
 from ..stdlib.types import CELL, PLAYER, is_comp
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural(text) -> tuple:
+    """A name's place in the order players read: its numbers as numbers,
+    so that n5 comes before n39 and n62 (and G2 before G10)."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part)
+                 for part in _DIGITS.split(str(text)) if part)
 
 
 def show_value(value, type_: str, lay) -> object:
@@ -45,7 +57,7 @@ def _groups(prog, s, by, contents) -> list:
     groups: dict = {}
     for c in contents:
         groups.setdefault(value_of(c), []).append(lay.display[c])
-    return [[show_value(v, kind, lay), sorted(cards)] for v, cards in groups.items()]
+    return [[show_value(v, kind, lay), sorted(cards, key=natural)] for v, cards in groups.items()]
 
 
 def shown_define(prog, name):
@@ -179,14 +191,14 @@ def _holds(prog, s, c, viewer, owner_of) -> list:
         # an `of each TYPE` zone has no owner: public, or hidden (or owner-only: seen by nobody)
         entry = {"zone": slot.name, "count": len(inside)}
         if slot.visibility == "public":
-            shown = inside if slot.ordered else sorted(inside, key=lambda p: lay.display[p])
+            shown = inside if slot.ordered else sorted(inside, key=lambda p: natural(lay.display[p]))
             entry["pieces"] = [lay.display[p] for p in shown]
             owners = [owner_of(p) for p in shown]
             if any(o is not None for o in owners):
                 entry["owners"] = owners
         else:
             entry["pieces"] = None
-            revealed = sorted(lay.display[p] for p in inside if s.sees(p, viewer))
+            revealed = sorted((lay.display[p] for p in inside if s.sees(p, viewer)), key=natural)
             if revealed:
                 entry["revealed"] = revealed
         out.append(entry)
@@ -363,7 +375,7 @@ def _zone_view(prog, s, slot, k, viewer, grid_decl=None, hex_decl=None, drawer=N
                or (slot.visibility == "owner" and viewer is not None and viewer == owner))
     shown = [lay.display[c] for c in contents]
     if not slot.ordered:
-        shown = sorted(shown)
+        shown = sorted(shown, key=natural)
     entry = {"name": slot.name, "owner": owner, "of": entity, "holds": slot.of,
              "visibility": slot.visibility,
              "count": len(contents), "cards": shown if visible else None}
@@ -377,12 +389,12 @@ def _zone_view(prog, s, slot, k, viewer, grid_decl=None, hex_decl=None, drawer=N
         entry["hexes"] = _hexes(prog, s, hex_decl, contents, viewer)
     if visible and drawer is not None:
         # one drawing per card, in the order of `cards`
-        order = contents if slot.ordered else sorted(contents, key=lambda c: lay.display[c])
+        order = contents if slot.ordered else sorted(contents, key=lambda c: natural(lay.display[c]))
         entry["drawings"] = [drawer(c) for c in order]
     if not visible:
         revealed = [lay.display[c] for c in contents if s.sees(c, viewer)]
         if revealed:
-            entry["revealed"] = sorted(revealed)
+            entry["revealed"] = sorted(revealed, key=natural)
     return entry
 
 
