@@ -12,7 +12,7 @@ import pytest
 from interpreter import load_rulebook
 from interpreter.runtime.changes import changes
 
-from tests.scenario import hidden_from, names
+from tests.scenario import hidden_from
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -369,6 +369,7 @@ def test_a_bookkeeping_variable_is_in_the_state_and_the_observation_but_in_no_vi
             view = game.view(state, viewer)
             assert "steps" not in view["variables"] and "mover" not in view["variables"]
             assert "total" in view["player_variables"]
+            assert view["components"]["token"] == [{"name": "t1", "worth": 1}]
     assert any(name.startswith("steps") for name in game.observation_spec(3).names)
     told = game.changes(states[1], states[2], 0)
     assert told == ["total: P1 0 → 1"]

@@ -22,6 +22,7 @@ from pathlib import Path
 from ..compiler.compiler import Program, compile_program
 from ..language import player_counts
 from ..language.limits import MAX_COMPILED
+from ..language.checks import walk
 from ..language.syntax import room_to_nest
 from ..runtime.decisions import Action, EachChooses, Offer, TakeAction
 from ..runtime.hindsight import history_texts
@@ -608,7 +609,7 @@ class Game:
         screen's header shows of them."""
         if self._counters is None:
             used = set()
-            for node in _nodes(self.ir):
+            for node in walk(self.ir):
                 kind = node.get("node")
                 if kind == "new_round":
                     used.add("round")
@@ -799,18 +800,6 @@ def _decided_by(prog, full: dict, winners: tuple, ranking: tuple) -> str:
     ours, theirs = full[winners[0]], full[others[0]]
     step = next(i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b)
     return "score" if step == 0 else prog.steps[step - 1]
-
-
-def _nodes(node):
-    """Every node of the IR below `node`."""
-    if isinstance(node, dict):
-        if "node" in node:
-            yield node
-        for v in node.values():
-            yield from _nodes(v)
-    elif isinstance(node, list):
-        for v in node:
-            yield from _nodes(v)
 
 
 def _pieces(value) -> list:

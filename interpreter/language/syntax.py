@@ -321,8 +321,9 @@ class _ToAst(Transformer):
         return _node("computed", meta, name=str(c[0]), name_at=_tok_at(c[0]), formula=c[1])
 
     def has_decl(self, meta, c):
+        kept = {"bookkeeping": True} if c[3] else {}     # (only where written)
         return _node("has", meta, name=str(c[0]), type=str(c[1]),
-                     type_at=_tok_at(c[1]), default=c[2])
+                     type_at=_tok_at(c[1]), default=c[2], **kept)
 
     def links_decl(self, meta, c):
         attr, by, both = c

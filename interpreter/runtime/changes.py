@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .views import natural
+from .views import natural, plain_text
 
 
 def changes(before: dict, after: dict) -> list:
@@ -71,7 +71,7 @@ def _boards(before: dict, after: dict) -> list:
             b = (cells.get(at) or {}).get("variables") or {}
             if a != b:
                 values = sorted(set(a) | set(b))
-                shown = " ".join(_text(b.get(k)) if len(values) == 1 else f"{k}={_text(b.get(k))}"
+                shown = " ".join(plain_text(b.get(k)) if len(values) == 1 else f"{k}={plain_text(b.get(k))}"
                                  for k in values)
                 moved.append(f"{at} {shown}")
         if moved:
@@ -93,7 +93,7 @@ def _pieces(before: dict, after: dict) -> list:
                 continue
             for key, v in row.items():
                 if key != "name" and was.get(key) != v:
-                    moved.append(f"{row.get('name')} {key} {_text(was.get(key))} → {_text(v)}")
+                    moved.append(f"{row.get('name')} {key} {plain_text(was.get(key))} → {plain_text(v)}")
         if moved:
             out.append(f"{kind}: " + ", ".join(moved))
     return out
@@ -136,18 +136,8 @@ def _natural(item) -> tuple:
     return natural(item[0])
 
 
-def _text(v) -> str:
-    if v is None:
-        return "—"
-    if v is True or v is False:
-        return "yes" if v else "no"
-    if isinstance(v, list):
-        return "[" + ", ".join(_text(x) for x in v) + "]"
-    return str(v)
-
-
 def _values(before: dict, after: dict) -> list:
-    return [f"{name}: {_text(before.get(name))} → {_text(v)}"
+    return [f"{name}: {plain_text(before.get(name))} → {plain_text(v)}"
             for name, v in after.items() if name in before and before[name] != v]
 
 
@@ -157,7 +147,7 @@ def _player_values(before: dict, after: dict) -> list:
         was = before.get(name)
         if not isinstance(values, dict) or not isinstance(was, dict):
             continue
-        moved = [f"{who} {_text(was.get(who))} → {_text(v)}"
+        moved = [f"{who} {plain_text(was.get(who))} → {plain_text(v)}"
                  for who, v in values.items() if who in was and was[who] != v]
         if moved:
             out.append(f"{name}: " + ", ".join(moved))

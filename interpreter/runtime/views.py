@@ -125,7 +125,7 @@ def _grid(prog, s, decl, contents) -> list:
         entry = {"cell": grid.text(at), "x": grid.x_of(at), "y": grid.y_of(at),
                  "piece": lay.display[c]}
         if side_of is not None:
-            entry["sides"] = [value if isinstance(value, str) else _plain(value)
+            entry["sides"] = [value if isinstance(value, str) else plain_text(value)
                               for value in side_of(c)]
         out.append(entry)
     out.sort(key=lambda e: (-e["y"], e["x"]))
@@ -152,7 +152,7 @@ def _hexes(prog, s, decl, contents, viewer) -> list:
             value_of, kind = shade_of
             shade = show_value(value_of(c), kind, lay)
             if shade is not None:
-                entry["shade"] = shade if isinstance(shade, str) else _plain(shade)
+                entry["shade"] = shade if isinstance(shade, str) else plain_text(shade)
         if owner_of(c) is not None:
             entry["owner"] = owner_of(c)
         entry["holds"] = _holds(prog, s, c, viewer, owner_of)
@@ -241,7 +241,7 @@ def _board(prog, s, g, bounded, player) -> dict:
                 if value is None:
                     continue
                 text = show_value(value, kind, lay)
-                entry[key] = text if isinstance(text, str) else _plain(text)
+                entry[key] = text if isinstance(text, str) else plain_text(text)
                 if kind == PLAYER and _whole(value):
                     entry[f"{key}_seat"] = value
             k = bounded.position(c)
@@ -280,14 +280,15 @@ def _cell_value_of(prog, s, name, bounded, player=None):
     return (lambda c: read(s, c)), kind
 
 
-def _plain(value) -> str:
-    """A side's value as display text, whatever its kind."""
+def plain_text(value) -> str:
+    """A value as display text, whatever its kind: none, yes/no, a list's
+    items one after the other (a drawing's side, a change told)."""
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
-        return " ".join(_plain(v) for v in value)
+        return " ".join(plain_text(v) for v in value)
     return str(value)
 
 
@@ -325,7 +326,7 @@ def _drawer(prog, s, decl):
             raw = value_of(c)
             text = show_value(raw, kind, lay)
             if text is not None:
-                entry["shade"] = text if isinstance(text, str) else _plain(text)
+                entry["shade"] = text if isinstance(text, str) else plain_text(text)
                 if kind == PLAYER and _whole(raw):
                     entry["shade_seat"] = raw
         return entry
@@ -333,7 +334,7 @@ def _drawer(prog, s, decl):
 
 
 def _text(value) -> str:
-    return value if isinstance(value, str) else _plain(value)
+    return value if isinstance(value, str) else plain_text(value)
 
 
 def _sides(value):
@@ -444,8 +445,9 @@ def view(game, s, viewer) -> dict:
                 if col not in ("copies", "name"):
                     row[col] = show_value(lay.static[col][cid], lay.static_type.get(col, "any"), lay)
             for h in comp["has"]:
-                row[h["name"]] = show_value(s.vars[lay.has[h["name"]][cid]],
-                                            lay.has_type[h["name"]], lay)
+                if not h.get("bookkeeping"):      # (the rules' own: on no screen)
+                    row[h["name"]] = show_value(s.vars[lay.has[h["name"]][cid]],
+                                                lay.has_type[h["name"]], lay)
             rows.append(row)
         components[comp["name"]] = rows
     used = {}

@@ -437,7 +437,20 @@ class Repl:
         indented under the move it follows; a part is never cut."""
         width = max(20, self.console.width - 1)
         lines, line = [], ""
-        for part in parts:
+        pieces = []
+        for part in parts:          # a part longer than a line: at its commas
+            if len(part) + 2 <= width or ", " not in part:
+                pieces.append(part)
+                continue
+            chunk = ""
+            for item in part.split(", "):
+                if chunk and len(chunk) + len(item) + 4 > width:
+                    pieces.append(chunk + ",")
+                    chunk = item
+                else:
+                    chunk = f"{chunk}, {item}" if chunk else item
+            pieces.append(chunk)
+        for part in pieces:
             more = f"{line} · {part}" if line else f"  {part}"
             if line and len(more) > width:
                 lines.append(line)
