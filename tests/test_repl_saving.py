@@ -341,3 +341,14 @@ def test_a_save_of_a_long_rulebook_name_in_a_folder_with_spaces_resumes_as_typed
     path = repl.save_path
     assert len(path.rsplit("/", 1)[1]) < 255 and read_save(game, path)[1] == repl.actions
     assert f"rulebook play --load '{path}'" in script.out.getvalue()
+
+
+def test_a_game_with_options_says_which_at_its_start(tmp_path):
+    """The banner names every option not at its default, as --option writes it."""
+    from interpreter import load_rulebook
+    game = load_rulebook("hanamikoji", options={"reveal_trade_off_at_round_end": True})
+    _, out, _ = session(game, [], tmp_path)
+    assert out.splitlines()[0] == ("Hanamikoji: 2 players, seed 7. Options: "
+                                   "reveal_trade_off_at_round_end=yes. Type 'help' for commands.")
+    _, plain, _ = session(load_rulebook("hanamikoji"), [], tmp_path)
+    assert "Options" not in plain.splitlines()[0]

@@ -53,6 +53,13 @@ def checked_options(ir: dict, given) -> dict:
     return values
 
 
+def changed_options(ir: dict, values: dict) -> dict:
+    """The options whose value is not the rulebook's default, in the order
+    the rulebook declares them: what a game says it is played with."""
+    return {o["name"]: values[o["name"]] for o in ir["options"]
+            if o["name"] in values and values[o["name"]] != _default(o)}
+
+
 def option_text(value) -> str:
     """An option's value as `--option NAME=VALUE` writes it, which
     `option_value` reads back to the same value."""

@@ -50,6 +50,7 @@ from ..errors import render as render_error
 from ..runtime.saved import shown
 from ..printable import printable
 from ..ai.players import make_player
+from ..game.options import changed_options, option_text
 from .choosing import Choice
 from .render import (BUDGET, TableView, action_forms, boards, component_table, detail_names,
                      guarded, own_zones, player_label, zone_details)
@@ -160,7 +161,10 @@ class Repl:
     def run(self) -> int:
         """Plays until `quit` or the end of input: 0, or 1 when an unexpected
         error kept coming back (the game is saved, and the file named)."""
-        self.say(f"{self.game.name}: {self.players} players, seed {self.seed}. "
+        changed = changed_options(self.game.ir, self.game.options)
+        played_with = "" if not changed else " Options: " + ", ".join(
+            f"{name}={option_text(v)}" for name, v in changed.items()) + "."
+        self.say(f"{self.game.name}: {self.players} players, seed {self.seed}.{played_with} "
                  f"Type 'help' for commands.")
         while True:
             try:
