@@ -57,6 +57,13 @@ def _source_words(key: dict) -> str:
     return f"{key['node']} (tie-break at line {key['at'][0]})"
 
 
+def _clash(want: str, given: str) -> bool:
+    """Whether a value of kind `given` can never be one of kind `want` (a
+    slot's, a parameter's): both known, and other than players and numbers."""
+    a, b = family(want), family(given)
+    return bool(a and b and a != b and not {a, b} <= {"player", "number"})
+
+
 def teller(type_: str, lay: Layout):
     """value -> its text as an announcement says it: a player as P0, a
     component by its name, a cell as (x,y), yes/no, none, the items of a
@@ -372,14 +379,15 @@ class Compiler:
         return self.indexed(self.lay.zones[e["name"] if e["node"] == "name" else e["fn"]], e, scope)
 
     def s_move(self, s, scope):
-        if s.get("count") is not None:
-            return st.MoveSome(s["at"], self.number(s["count"], scope, "how many to move"),
-                               self.fn(s["what"], scope), self.zone_index(s["to"], scope))
+        if s.get("count") is not None:      # 'move N of …': a deal from those pieces
+            return st.Deal(s["at"], self.number(s["count"], scope, "how many to move"),
+                           self.fn(s["what"], scope), self.zone_index(s["to"], scope))
         return st.Move(s["at"], self.fn(s["what"], scope), self.zone_index(s["to"], scope))
 
     def s_deal(self, s, scope):
+        zone = self.zone_index(s["source"], scope)
         return st.Deal(s["at"], self.number(s["count"], scope, "how many to deal"),
-                       self.zone_index(s["source"], scope),
+                       lambda state, env: state.zones[zone(state, env)],
                        self.zone_index(s["to"], scope))
 
     def s_shuffle(self, s, scope):
@@ -419,8 +427,7 @@ class Compiler:
     def s_set(self, s, scope):
         value = self.expr(s["value"], scope)
         want = self.target_type(s["target"], scope)
-        a, b = family(want), family(value.type)
-        if a and b and a != b and not {a, b} <= {"player", "number"}:
+        if _clash(want, value.type):
             self.ex.type_error(f"sets {describe(want)} to {describe(value.type)}", s)
         elif want == PLAYER:
             self.ex.seat_constant(value, s["value"], "what it sets")
@@ -515,8 +522,7 @@ class Compiler:
         for p, e in zip(proc["params"], s["args"]):
             want = self.param_type(p)
             c = self.expr(e, scope)
-            a, b = family(want), family(c.type)
-            if a and b and a != b and not {a, b} <= {"player", "number"}:
+            if _clash(want, c.type):
                 self.ex.type_error(f"'{p['name']}' of procedure '{proc['name']}' is "
                                    f"{describe(want)}, not {describe(c.type)}", e)
             args.append(c.fn)

@@ -163,7 +163,7 @@ class RunCompiler:
             self.announce(s, x, env, depth)
         elif isinstance(x, st.Move):
             self.move(s, env, depth, sid)
-        elif isinstance(x, (st.Deal, st.MoveSome)):
+        elif isinstance(x, st.Deal):
             self.deal(s, env, depth, sid)
         elif isinstance(x, _DELEGATED):
             self.emit(depth, f"{self.mod.constant(x)}.run(m, s, {frame or f'(0, 0, {env})'})", sid)
@@ -218,8 +218,8 @@ class RunCompiler:
                          f"{self.zone(s['to'], env)})", sid)
 
     def deal(self, s, env, depth, sid) -> None:
-        """'deal K from ZONE to ZONE' and 'move K of …', as `Deal.run` and
-        `MoveSome.run` do them (`statements.top`)."""
+        """'deal K from ZONE to ZONE' and 'move K of …', as `Deal.run` does
+        them (`statements.top`)."""
         k, take = self.mod.fresh("t"), self.mod.fresh("t")
         self.emit(depth, f"{k} = {self.expr(s['count'], env)}", sid)
         source = f"s.zones[{self.zone(s['source'], env)}]" if s["node"] == "deal" \

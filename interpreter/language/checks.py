@@ -23,7 +23,7 @@ from ..stdlib.builtins import AGGREGATES, CONSTANTS, FUNCTIONS
 
 # an aggregate called on numbers one by one: the builtin that means that
 _PAIRWISE = {"max": "larger", "min": "smaller"}
-from .checks_declarations import DeclarationChecks
+from .checks_declarations import DeclarationChecks, indices_of
 from .checks_drawings import DrawingChecks
 from ..errors import (span_at, DuplicateName, FileNotReadable, FormulaTooLarge,
                       InvalidDeclaration, LimitExceeded, NestingTooDeep, RecursiveDefinition,
@@ -800,11 +800,11 @@ class Checker(DeclarationChecks, DrawingChecks):
             if kind == "zone" and self.zones.get(n, {}).get("index"):
                 zone = self.zones[n]
                 self.error(WrongArity, f"zone '{n}' is one per {_per(zone)}", e["at"],
-                           hint=f"write {n}({', '.join('…' for _ in _indices(zone))}) to say whose")
+                           hint=f"write {n}({', '.join('…' for _ in indices_of(zone))}) to say whose")
             elif kind == "variable" and self.variables.get(n, {}).get("index"):
                 var = self.variables[n]
                 self.error(WrongArity, f"variable '{n}' is one per {_per(var)}", e["at"],
-                           hint=f"write {n}({', '.join('…' for _ in _indices(var))}) to say whose")
+                           hint=f"write {n}({', '.join('…' for _ in indices_of(var))}) to say whose")
             elif kind == "grid" and self.per_player_grid(n):
                 self.error(WrongArity, f"grid '{n}' is one per player", e["at"],
                            hint=f"write {n}(p) to say whose: {n}(me), {n}(current)")
@@ -828,12 +828,12 @@ class Checker(DeclarationChecks, DrawingChecks):
         if kind in ("zone", "variable"):
             decl = (self.zones if kind == "zone" else self.variables)[fn]
             e["ref"] = kind
-            want = len(_indices(decl))
+            want = len(indices_of(decl))
             if len(args) != want:
-                per = " and ".join(f"cell of {i}" if i in self.grids else i for i in _indices(decl))
+                per = " and ".join(f"cell of {i}" if i in self.grids else i for i in indices_of(decl))
                 self.error(WrongArity, f"{kind} '{fn}' takes {_arguments(want)}, got {len(args)}",
                            e["at"], hint=f"'{fn}' is one per {per}: write "
-                                         f"{fn}({', '.join('…' for _ in _indices(decl))})" if want
+                                         f"{fn}({', '.join('…' for _ in indices_of(decl))})" if want
                            else f"write just '{fn}'")
         elif kind == "grid" and self.per_player_grid(fn):
             e["ref"] = "grid"           # a grid of each player: kingdom(p), the cells of p's
@@ -928,14 +928,9 @@ def _which_wins(part: dict) -> str:
     return ("lowest" if part["lowest"] else "highest") + " score wins"
 
 
-def _indices(decl: dict) -> list:
-    """What a zone or variable is one per, in the order its calls name them."""
-    return [i for i in (decl.get("index"), decl.get("index2")) if i is not None]
-
-
 def _per(decl: dict) -> str:
     """'player', 'player and colour': what the declaration is one per."""
-    return " and ".join(_indices(decl))
+    return " and ".join(indices_of(decl))
 
 
 # functions other languages have, and how a rulebook writes them instead

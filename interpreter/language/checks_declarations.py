@@ -562,27 +562,32 @@ class DeclarationChecks(TableRows):
                 self.error(DuplicateName, f"'{name}' is already a column of {comp['name']}",
                            part["name_at"], hint="a computed column has a name of its own")
                 continue
-            for row in comp["rows"]:
-                try:
-                    value = computed(part["formula"], row["cells"])
-                except CellError as err:
-                    label = _row_label(row)
-                    self.error(err.cls, f"{err.message} (computing '{name}' of {label})", err.at,
-                               hint=err.hint)
-                    break
-                if isinstance(value, list):
-                    self.error(WrongType, f"'{name}' of {_row_label(row)} is a list: a computed "
-                                          f"cell is a number, a word, yes/no or none",
-                               part["formula"]["at"])
-                    break
-                row["cells"][name] = datafiles.cell_of(value, part["formula"]["at"])
-            else:
-                comp["columns"].append(name)
-                column_at.setdefault(name, part["name_at"])
-                continue
-            for row in comp["rows"]:        # (reported: the column is there, without values)
-                row["cells"][name] = {"node": "none", "at": part["name_at"]}
+            at = part["formula"]["at"]
+            values = self._computed_cells(part, comp["rows"])
+            for row, value in zip(comp["rows"], values or [None] * len(comp["rows"])):
+                # (a formula reported: the column is there, without values)
+                row["cells"][name] = datafiles.cell_of(value, at)
             comp["columns"].append(name)
+            column_at.setdefault(name, part["name_at"])
+
+    def _computed_cells(self, part, rows: list):
+        """The value of a computed column's formula in each row, or None
+        after reporting the first row it cannot be worked out for."""
+        values = []
+        for row in rows:
+            try:
+                value = computed(part["formula"], row["cells"])
+            except CellError as err:
+                self.error(err.cls, f"{err.message} (computing '{part['name']}' of "
+                                    f"{_row_label(row)})", err.at, hint=err.hint)
+                return None
+            if isinstance(value, list):
+                self.error(WrongType, f"'{part['name']}' of {_row_label(row)} is a list: a "
+                                      f"computed cell is a number, a word, yes/no or none",
+                           part["formula"]["at"])
+                return None
+            values.append(value)
+        return values
 
     def _declare_zone(self, zone):
         if not self.declare(zone["name"], "zone", zone["name_at"]):
@@ -743,7 +748,7 @@ class DeclarationChecks(TableRows):
             if name is None:
                 continue
             var = self.variables.get(name)
-            if var is not None and _indices_of(var) == (["player", g["name"]] if per_player
+            if var is not None and indices_of(var) == (["player", g["name"]] if per_player
                                                         else [g["name"]]):
                 continue
             if self._define_params.get(name) == (2 if per_player else 1):
@@ -799,7 +804,7 @@ class DeclarationChecks(TableRows):
         self.variables[var["name"]] = var
 
 
-def _indices_of(decl: dict) -> list:
+def indices_of(decl: dict) -> list:
     """What a zone or variable is one per, in the order its calls name them."""
     return [i for i in (decl.get("index"), decl.get("index2")) if i is not None]
 

@@ -56,10 +56,11 @@ def information_state(game, s: State, viewer) -> dict:
         if visible_zone(slot, k, viewer):
             zones.append(list(contents))
         else:
-            known = [c for c in contents if s.sees(c, viewer)]
-            types: dict = {}
+            known, types = [], {}
             for c in contents:
-                if not s.sees(c, viewer):
+                if s.sees(c, viewer):
+                    known.append(c)
+                else:
                     types[lay.back[c]] = types.get(lay.back[c], 0) + 1
                     pool.append(c)
             zones.append({"count": len(contents), "known": known, "types": types})

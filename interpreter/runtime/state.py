@@ -100,7 +100,7 @@ class State:
         player sees) was shown piece c where it lies (`reveal`, `reveal … to`)."""
         shown = self.revealed[c]
         if viewer is None:
-            return shown == (1 << self.n) - 1
+            return shown == self.everyone
         return (shown >> viewer) & 1 == 1
 
     # -- copying -------------------------------------------------------------

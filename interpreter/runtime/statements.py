@@ -473,23 +473,11 @@ class Move(Stmt):
         move_value(m, s, self.what(s, env), self.to(s, env))
 
 
-class MoveSome(Stmt):
-    """'move N of ZONE to …', 'move N of c in ZONE where … to …': the top N
-    of the zone (or of its pieces that pass), as a deal takes them; all of
-    them when fewer are there."""
-
-    __slots__ = ("count", "what", "to")
-
-    def __init__(self, at, count, what, to):
-        self.at, self.count, self.what, self.to = at, count, what, to
-
-    def run(self, m, s, f):
-        env = f[2]
-        k = self.count(s, env)
-        move_components(m, s, top(self.what(s, env), k), self.to(s, env))
-
-
 class Deal(Stmt):
+    """'deal N from ZONE to …' and 'move N of ZONE [where …] to …': the top N
+    of the pieces `source` gives (a zone's, or those of it that pass), as a
+    deal by hand takes them; all of them when fewer are there."""
+
     __slots__ = ("count", "source", "to")
 
     def __init__(self, at, count, source, to):
@@ -498,8 +486,7 @@ class Deal(Stmt):
     def run(self, m, s, f):
         env = f[2]
         k = self.count(s, env)
-        take = top(s.zones[self.source(s, env)], k)
-        move_components(m, s, take, self.to(s, env))
+        move_components(m, s, top(self.source(s, env), k), self.to(s, env))
 
 
 def top(zone: list, k: int) -> list:
@@ -566,7 +553,6 @@ class Reveal(Stmt):
             s.events.append({"event": "reveal", "zone": where, "count": len(ids),
                              "players": list(seats),
                              "text": f"revealed to {whom} in {where}: {many}"})
-
 
     def shown(self, s, env) -> tuple:
         """(the seats shown, or None: everybody; those seats as bits)."""
@@ -983,7 +969,7 @@ class Rotate(Stmt):
 
 
 # statements that never suspend and push no frame
-_PLAIN = (Move, MoveSome, Deal, Shuffle, Reveal, RevealPicks, SetSlot, Let, NewRound, Requires, Rotate, Announce)
+_PLAIN = (Move, Deal, Shuffle, Reveal, RevealPicks, SetSlot, Let, NewRound, Requires, Rotate, Announce)
 
 
 __all__ = ["Machine", "ANY", "comp_type", "list_of"]
