@@ -58,7 +58,7 @@ def test_show_a_table_of_components_and_names_are_read_in_any_case(game):
 def test_an_unknown_name_is_refused_with_a_code_and_a_hint(game):
     state, _, _ = start(game)
     out = Session(game, ["", "show geishas", "show nothing_like_it", "show"]).run()
-    assert "error[command/unknown-name]: there is no zone, table or board 'geishas'" in out
+    assert "error[command/unknown-name]: there is no zone, piece, table or board 'geishas'" in out
     assert "hint: did you mean 'geisha'?" in out
     hint = after(out, "show nothing_like_it")
     assert "one of: " in hint and "deck" in hint and "geisha" in hint and "hand" in hint

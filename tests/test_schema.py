@@ -81,10 +81,11 @@ def test_every_node_kind_the_parser_makes_is_in_the_schema():
     # 'score_order' becomes the scoring's 'lowest_wins'; an 'each' cell
     # becomes the rows it stands for (language/tables.py); 'player_rules'
     # names a file the checks find and the terminal shows, no rule of play; a
-    # 'computed' column becomes a cell of every row (language/cells.py)
+    # 'computed' column becomes a cell of every row (language/cells.py); a
+    # 'shows' line becomes its component's `shows`
     assert made - {"rulebook", "game", "players", "table", "setup", "scoring", "score",
                    "tie_break", "winners", "score_order", "row", "variant", "shape",
-                   "each", "player_rules", "computed"} <= known
+                   "each", "player_rules", "computed", "shows"} <= known
 
 
 def test_aggregates_and_name_kinds_in_the_schema_match_the_checker():

@@ -1,5 +1,6 @@
-"""The table as a player sees it: a scripted game of every shipped rulebook,
-at 120 columns, prints the screens recorded in tests/screens/ (made by
+"""The table as a player sees it: a scripted game of every shipped rulebook
+(and of the games made for these tests, tests/games/) at each of its player
+counts, at 120 columns, prints the screens recorded in tests/screens/ (made by
 `python tools/screens.py`, which shows the first screen that differs with
 `--check`), and no screen is taller than the terminal's 45 lines."""
 
@@ -16,30 +17,32 @@ screens = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(screens)
 
 
-@pytest.fixture(scope="module", params=screens.rulebooks(), ids=lambda p: p.stem)
+@pytest.fixture(scope="module", params=screens.tables(), ids=lambda t: f"{t[0].stem}-{t[1]}p")
 def played(request):
-    return request.param, screens.transcript(request.param)
+    path, players = request.param
+    return path, players, screens.transcript(path, players)
 
 
 def test_the_screens_are_the_recorded_ones(played):
-    path, text = played
-    target = screens.screen_file(path)
+    path, players, text = played
+    target = screens.screen_file(path, players)
     assert target.exists(), f"no screens for {path.stem}: run python tools/screens.py {path.stem}"
     difference = screens.first_difference(target.read_text(encoding="utf-8"), text)
     assert difference is None, difference
 
 
 def test_every_screen_fits_45_lines(played):
-    path, text = played
+    path, _, text = played
     lines, k = screens.tallest(text)
     assert lines <= screens.HEIGHT, f"{path.stem}: screen {k} has {lines} lines"
     assert all(len(line) <= screens.WIDTH for line in text.splitlines())
 
 
 def test_the_game_is_played_to_its_end_and_its_log_shown(played):
-    path, text = played
+    path, _, text = played
     assert "Game over." in text and "game over> log" in text and "error[internal]" not in text
 
 
-def test_no_screens_without_their_rulebook():
-    assert {p.stem for p in screens.SCREENS.glob("*.txt")} <= {p.stem for p in screens.rulebooks()}
+def test_every_recorded_game_is_one_of_a_rulebook_at_one_of_its_player_counts():
+    recorded = {p.name for p in screens.SCREENS.glob("*.txt")}
+    assert recorded == {screens.screen_file(p, n).name for p, n in screens.tables()}

@@ -145,11 +145,15 @@ def test_the_owner_sees_their_own_the_others_see_how_many(game):
             assert z["visibility"] == "owner"
             if z["owner"] == viewer:
                 assert z["cards"] is not None and len(z["cards"]) == z["count"]
+            elif z.get("revealed"):
+                # the pieces turned face up, then a null for each the viewer may not see
+                shown = z["revealed"]
+                assert z["cards"] == shown + [None] * (z["count"] - len(shown))
             else:
                 assert z["cards"] is None
         blue = entries[1]
         assert blue["count"] == 2
-        assert blue["cards"] == (["B3", "B5"] if viewer == 0 else None)
+        assert blue["cards"] == (["B3", "B5"] if viewer == 0 else ["B3", None])
         if viewer != 0:
             assert blue["revealed"] == ["B3"]          # turned face up by the setup
     # the other zones of the view are as they were: no keys
@@ -214,7 +218,8 @@ def test_the_compact_screen_shows_a_row_of_each_players_expeditions(game):
     view = game.view(state, 0)
     screen = render_to_text(TableView(view, [str(a) for a in game.legal_actions(state, 0)]), 120)
     rows = [line.rstrip() for line in screen.splitlines()]
-    assert "expedition  P0: blue: B3 B5 · P1: red: 1 card" in rows
+    # P1's red card was turned face up by the setup: everybody reads it
+    assert "expedition  P0: blue: B3 B5 · P1: red: R3" in rows
     assert "discard     red: empty · blue: B4 · yellow: empty" in rows     # one index, as before
 
 

@@ -2,16 +2,16 @@
 as the player at the keyboard sees it at 120 columns.
 
 Usage:
-  python tools/screens.py [RULEBOOK ...]           record (all shipped rulebooks by default)
+  python tools/screens.py [RULEBOOK ...]           record (every game, at every player count, by default)
   python tools/screens.py --check [RULEBOOK ...]   compare, and show the first screen that differs
   python tools/screens.py --tallest [RULEBOOK ...] the tallest screen of each game, in lines
 
-For each rulebook in rulebooks/ (at its largest player count) the REPL plays
-a whole game: seat 0 is a player who types, at every decision, the text of a
+For each rulebook in rulebooks/ and tests/games/ (the games made for the
+screen's tests), at each of its player counts, the REPL plays a whole game: seat 0 is a player who types, at every decision, the text of a
 legal action drawn from a seeded generator; the other seats are random AI
 players. At the end the player asks for the log and quits. What the REPL
 prints, prompts and typed lines included, is the transcript, kept in
-tests/screens/NAME.txt, so a change to what the table shows reads as a diff
+tests/screens/NAME-Np.txt (N players), so a change to what the table shows reads as a diff
 (the way rich tests its own output). tests/test_screens.py replays every
 transcript, and holds every screen — from the other players' last moves (or
 the table's header) to the prompt, what stays on the terminal while the
@@ -43,11 +43,22 @@ PROMPT = "P0> "
 
 
 def rulebooks() -> list:
-    return sorted((ROOT / "rulebooks").glob("*.rules"))
+    """The shipped rulebooks, then the games made for the screen's tests."""
+    return sorted((ROOT / "rulebooks").glob("*.rules")) + sorted((ROOT / "tests" / "games").glob("*.rules"))
 
 
-def screen_file(path: Path) -> Path:
-    return SCREENS / f"{path.stem}.txt"
+def tables() -> list:
+    """(rulebook, player count) of every recorded game: each rulebook at each
+    of its player counts."""
+    out = []
+    for path in rulebooks():
+        game = load_rulebook(str(path))
+        out += [(path, n) for n in range(game.min_players, game.max_players + 1)]
+    return out
+
+
+def screen_file(path: Path, players: int) -> Path:
+    return SCREENS / f"{path.stem}-{players}p.txt"
 
 
 class Player:
@@ -77,10 +88,9 @@ class Player:
         return line
 
 
-def transcript(path: Path) -> str:
-    """The scripted game of one rulebook, as printed."""
+def transcript(path: Path, players: int) -> str:
+    """The scripted game of one rulebook at `players` players, as printed."""
     game = load_rulebook(str(path))
-    players = game.max_players
     player = Player(SEED)
     console = Console(file=player.out, width=WIDTH, height=HEIGHT, color_system=None,
                       force_terminal=False, legacy_windows=False)
@@ -143,26 +153,26 @@ def main(argv=None) -> int:
     what.add_argument("--check", action="store_true", help="compare with the recorded screens")
     what.add_argument("--tallest", action="store_true", help="the tallest screen of each game")
     args = parser.parse_args(argv)
-    paths = [p for p in rulebooks() if not args.rulebooks or p.stem in args.rulebooks]
+    games = [(p, n) for p, n in tables() if not args.rulebooks or p.stem in args.rulebooks]
     failed = 0
-    for path in paths:
-        text = transcript(path)
+    for path, players in games:
+        text = transcript(path, players)
+        name = f"{path.stem} at {players} players"
         if args.tallest:
             lines, k = tallest(text)
-            print(f"{path.stem}: {len(screens(text))} screens, the tallest {lines} lines "
-                  f"(screen {k})")
+            print(f"{name}: {len(screens(text))} screens, the tallest {lines} lines (screen {k})")
         elif args.check:
-            target = screen_file(path)
+            target = screen_file(path, players)
             diff = first_difference(target.read_text(encoding="utf-8"), text) \
                 if target.exists() else f"no {target.relative_to(ROOT)}"
-            print(f"{path.stem}: {'same screens' if diff is None else 'differs'}")
+            print(f"{name}: {'same screens' if diff is None else 'differs'}")
             if diff is not None:
                 print(diff)
                 failed += 1
         else:
             SCREENS.mkdir(parents=True, exist_ok=True)
-            screen_file(path).write_text(text, encoding="utf-8")
-            print(f"{path.stem}: {len(screens(text))} screens recorded")
+            screen_file(path, players).write_text(text, encoding="utf-8")
+            print(f"{name}: {len(screens(text))} screens recorded")
     return 1 if failed else 0
 
 

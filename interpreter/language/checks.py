@@ -164,6 +164,7 @@ class Checker(DeclarationChecks, DrawingChecks):
         for comp in self.components.values():
             self._check_shapes(comp)
             self._check_drawn(comp)
+            self._check_shows(comp)
         for opt in by_kind.get("option", []):
             if opt.get("pick"):
                 self._check_pick(opt)

@@ -1,4 +1,5 @@
-"""Static checks of how pieces are drawn: a component's `drawn as …` line.
+"""Static checks of how pieces are drawn: a component's `drawn as …` line,
+and what players read on its pieces, its `shows` line.
 
 `drawn as edges SIDES`, `drawn as shape CELLS`, `drawn as rows ROWS` and
 `drawn as name`, each with an optional `, shade by NAME`, say only how the
@@ -6,7 +7,9 @@ screen shows a piece (docs/language.md §4.5); the rules never read them. The
 check makes sure that every name is an attribute of the type (a table
 column, a `has` value, `owner`) or a define of the piece, that a table
 column holds values of the kind the look needs, and leaves the line in the
-component's IR as `drawn`, which views read (runtime/views.py).
+component's IR as `drawn`, which views read (runtime/views.py). `shows
+cost, points` names the attributes (or defines of one piece) listed beside
+the pieces wherever players see them; it is left in the IR as `shows`.
 
 `DrawingChecks` is a base of `checks.Checker`, like `DeclarationChecks`.
 """
@@ -147,6 +150,45 @@ class DrawingChecks:
             self.error(UnknownName, f"a {of} has no attribute '{name}' to draw {what} from", at,
                        hint=did_you_mean(name, known | self._one_card_defines)
                        or f"name an attribute of a {of}, or a define of one piece")
+
+
+    def _check_shows(self, comp):
+        """`shows NAME, …`: each an attribute of the type or a define of one
+        piece, named once, on one line."""
+        decls = comp.pop("shows", [])
+        if not decls:
+            return
+        for extra in decls[1:]:
+            self.error(InvalidDeclaration, f"component '{comp['name']}' says what it shows twice",
+                       extra["at"], hint=f"it shows {', '.join(decls[0]['names'])} at line "
+                                         f"{decls[0]['at'][0]}: name every attribute on one "
+                                         "'shows' line")
+        d = decls[0]
+        of = comp["name"]
+        known = set(c for c in comp.get("columns", []) if c != "copies") \
+            | {h["name"] for h in comp["has"]} | ({"owner"} if comp["per_player"] else set())
+        seen = set()
+        for name, at in zip(d["names"], d["names_at"]):
+            if name in seen:
+                self.error(InvalidDeclaration, f"'{name}' is shown twice", at,
+                           hint="name each attribute once")
+            seen.add(name)
+            if name == "name":
+                self.error(InvalidDeclaration, f"a {of} shows its name already", at,
+                           hint="name only the attributes read beside it")
+            elif name in known:
+                continue
+            elif name in self._define_params:
+                if self._define_params[name] != 1:
+                    self.error(WrongArity, f"define '{name}' takes "
+                                           f"{_parameters(self._define_params[name])}; "
+                                           "what a piece shows is worked out from the piece alone",
+                               at, hint=f"write 'define {name}(t) = …', what piece t shows")
+            elif self.attributes_known:
+                self.error(UnknownName, f"a {of} has no attribute '{name}' to show", at,
+                           hint=did_you_mean(name, known | self._one_card_defines)
+                           or f"name an attribute of a {of}, or a define of one piece")
+        comp["shows"] = {"names": d["names"], "at": d["at"]}
 
 
 def _names(k: int) -> str:

@@ -280,13 +280,16 @@ class _ToAst(Transformer):
         links = [p for p in parts if p["node"] == "links"]
         shapes = [p for p in parts if p["node"] == "shape"]
         drawn = [p for p in parts if p["node"] == "drawn"]
+        # what players read on a piece: only a type that says so has it
+        shown = {"shows": [p for p in parts if p["node"] == "shows"]} \
+            if any(p["node"] == "shows" for p in parts) else {}
         # columns worked out from the others: made into cells by the checks
         # (language/cells.py), so only a table that has them says so
         computed = {"computed": [p for p in parts if p["node"] == "computed"]} \
             if any(p["node"] == "computed" for p in parts) else {}
         return _node("component", meta, name=str(name), name_at=_tok_at(name),
                      per_player=owner is not None, source=source, rows=rows, has=has, links=links,
-                     shapes=shapes, drawn=drawn, **computed,
+                     shapes=shapes, drawn=drawn, **computed, **shown,
                      **({"of_each": str(owner), "of_each_at": _tok_at(owner)} if owner else {}))
 
     def component_owner(self, meta, c):
@@ -339,6 +342,10 @@ class _ToAst(Transformer):
         return _node("drawn", meta, look=str(look), look_at=_tok_at(look),
                      names=[str(n) for n in rest], names_at=[_tok_at(n) for n in rest],
                      shade=shade["name"] if shade else None, shade_at=shade["at"] if shade else None)
+
+    def shows_decl(self, meta, names):
+        return _node("shows", meta, names=[str(n) for n in names],
+                     names_at=[_tok_at(n) for n in names])
 
     def drawn_shade(self, meta, c):
         # folded into its 'drawn' node

@@ -115,16 +115,27 @@ def _zone_change(was: dict, now: dict) -> str:
         parts = [f"+{_many(card, k)}" for card, k in sorted(gained.items(), key=_natural)] + \
                 [f"−{_many(card, k)}" for card, k in sorted(lost.items(), key=_natural)]
         return " ".join(parts)
+    parts = []
     if was.get("count") != now.get("count"):
-        return f"{was.get('count')} → {now.get('count')} pieces"
-    return ""
+        parts.append(f"{was.get('count')} → {now.get('count')} pieces")
+    shown = _known(now) - _known(was)
+    if shown:
+        parts.append("shown " + " ".join(_many(card, k) for card, k in
+                                         sorted(shown.items(), key=_natural)))
+    return " ".join(parts)
 
 
 def _seen(zone: dict):
     """The pieces of a zone the viewer sees, as a multiset; None when the
-    viewer sees only how many (some it was shown, `revealed`, are not all)."""
+    viewer sees only how many, or only some (those it was shown: the others
+    are null in `cards`)."""
     cards = zone.get("cards")
-    return Counter(cards) if cards is not None else None
+    return Counter(cards) if cards is not None and None not in cards else None
+
+
+def _known(zone: dict) -> Counter:
+    """The pieces of a zone the viewer knows, all or those it was shown."""
+    return Counter(c for c in zone.get("cards") or () if c is not None)
 
 
 def _many(card: str, k: int) -> str:

@@ -360,7 +360,26 @@ def _rows(value):
     return [[_text(v) for v in row] for row in value]
 
 
-def _zone_view(prog, s, slot, k, viewer, grid_decl=None, hex_decl=None, drawer=None) -> dict:
+def _shower(prog, s, comp):
+    """shown(piece) for a type declared `shows NAME, …`: {name: value} in
+    the order written, each value as players read it."""
+    lay = prog.lay
+    readers = [(name, name in prog.exprs.defines and name not in lay.has
+                and name not in lay.static, *_attribute_of(prog, s, name))
+               for name in comp["shows"]["names"]]
+
+    def shown(c, seen=True) -> dict:
+        """A define may read the state: of a piece the viewer does not see
+        (a card in a hidden deck) it is not worked out, and shows none."""
+        return {name: show_value(value_of(c), kind, lay) if seen or not worked_out else None
+                for name, worked_out, value_of, kind in readers}
+    return shown
+
+
+def _zone_view(prog, s, slot, k, viewer, grid_decl=None, hex_decl=None, drawer=None,
+               shower=None, seen=None) -> dict:
+    """A zone as the viewer sees it (docs/api.md, "views"); the pieces the
+    viewer sees in it are added to `seen`."""
     lay = prog.lay
     contents = s.zones[slot.base + k]
     # the zone's player and piece: of its one index, or the first of each
@@ -388,15 +407,64 @@ def _zone_view(prog, s, slot, k, viewer, grid_decl=None, hex_decl=None, drawer=N
         entry["grid"] = _grid(prog, s, grid_decl, contents)
     if visible and hex_decl is not None:
         entry["hexes"] = _hexes(prog, s, hex_decl, contents, viewer)
+    order = contents if slot.ordered else sorted(contents, key=lambda c: natural(lay.display[c]))
     if visible and drawer is not None:
         # one drawing per card, in the order of `cards`
-        order = contents if slot.ordered else sorted(contents, key=lambda c: natural(lay.display[c]))
         entry["drawings"] = [drawer(c) for c in order]
     if not visible:
-        revealed = [lay.display[c] for c in contents if s.sees(c, viewer)]
+        # the pieces the viewer was shown: in `cards`, the others null after them
+        revealed = sorted((c for c in contents if s.sees(c, viewer)),
+                          key=lambda c: natural(lay.display[c]))
         if revealed:
-            entry["revealed"] = sorted(revealed, key=natural)
+            entry["revealed"] = [lay.display[c] for c in revealed]
+            entry["cards"] = entry["revealed"] + [None] * (len(contents) - len(revealed))
+            order = revealed
+        else:
+            order = []
+    if seen is not None:
+        seen.update(order)
+    if shower is not None and order:
+        # what players read on each piece, in the order of `cards`
+        entry["attributes"] = [shower(c) for c in order] + \
+            [None] * (len(contents) - len(order))
     return entry
+
+
+def _components(game, prog, s, kept, showers, seen) -> dict:
+    """The table of each component type whose pieces players read on their
+    own: a type that `has` values, `shows` attributes or has variables `of
+    each` of it. A row a piece: its name, what it shows (else every column
+    of its table), its `has` values and its variables, bookkeeping left out."""
+    lay = prog.lay
+    per_piece: dict = {}
+    for v in lay.variables.values():
+        if v.index in lay.types and v.index2 is None and v.name not in kept:
+            per_piece.setdefault(v.index, []).append(v)
+    components = {}
+    for comp in game.ir["components"]:
+        kind = comp["name"]
+        if not (comp["has"] or kind in showers or kind in per_piece):
+            continue
+        first, count = lay.types[kind]
+        columns = [] if kind in showers else \
+            [c for c in comp["columns"] + (["owner"] if comp.get("per_player") else [])
+             if c not in ("copies", "name")]
+        rows = []
+        for cid in range(first, first + count):
+            row = {"name": lay.display[cid]}
+            if kind in showers:
+                row.update(showers[kind](cid, cid in seen))
+            for col in columns:
+                row[col] = show_value(lay.static[col][cid], lay.static_type.get(col, "any"), lay)
+            for h in comp["has"]:
+                if not h.get("bookkeeping"):      # (the rules' own: on no screen)
+                    row[h["name"]] = show_value(s.vars[lay.has[h["name"]][cid]],
+                                                lay.has_type[h["name"]], lay)
+            for v in per_piece.get(kind, ()):
+                row[v.name] = show_value(s.vars[v.base + cid - first], v.type, lay)
+            rows.append(row)
+        components[kind] = rows
+    return components
 
 
 def view(game, s, viewer) -> dict:
@@ -406,8 +474,10 @@ def view(game, s, viewer) -> dict:
     hexes = {z["name"]: z for z in game.ir["zones"] if z.get("hex_x")}
     drawers = {c["name"]: _drawer(prog, s, c["drawn"]) for c in game.ir["components"]
                if c.get("drawn")}
+    showers = {c["name"]: _shower(prog, s, c) for c in game.ir["components"] if c.get("shows")}
+    seen = {c for c in range(len(s.loc)) if s.loc[c] < 0}      # (in the box: out of every zone)
     zones = [_zone_view(prog, s, slot, k, viewer, grids.get(slot.name), hexes.get(slot.name),
-                        drawers.get(slot.of))
+                        drawers.get(slot.of), showers.get(slot.of), seen)
              for slot, k in lay.zone_list]
     variables, per_player = {}, {}
     kept = {v["name"] for v in game.ir["variables"] if v.get("bookkeeping")}
@@ -432,24 +502,7 @@ def view(game, s, viewer) -> dict:
     if game.ir["scoring"].get("public"):
         # the rulebook says the scores are open information (honour on the table)
         per_player["score"] = dict(zip((f"P{p}" for p in range(s.n)), game.scores(s)))
-    components = {}
-    for comp in game.ir["components"]:
-        if not comp["has"]:
-            continue
-        first, count = lay.types[comp["name"]]
-        rows = []
-        for cid in range(first, first + count):
-            row = {"name": lay.display[cid]}
-            columns = comp["columns"] + (["owner"] if comp.get("per_player") else [])
-            for col in columns:
-                if col not in ("copies", "name"):
-                    row[col] = show_value(lay.static[col][cid], lay.static_type.get(col, "any"), lay)
-            for h in comp["has"]:
-                if not h.get("bookkeeping"):      # (the rules' own: on no screen)
-                    row[h["name"]] = show_value(s.vars[lay.has[h["name"]][cid]],
-                                                lay.has_type[h["name"]], lay)
-            rows.append(row)
-        components[comp["name"]] = rows
+    components = _components(game, prog, s, kept, showers, seen)
     used = {}
     for p in range(s.n):
         used[f"P{p}"] = {name: s.vars[base + p] for name, (base, times, scope) in lay.limits.items()

@@ -42,8 +42,7 @@ from ..printable import printable, printable_data
 from .choosing import PARAMETERS, Choice, split_action, step_by_step
 from .render_boards import CELL_TEXT, LEGAL_MARK, BoardView, GridView, HexView
 from .render_pieces import piece_drawings
-
-DASH = "—"
+from .words import DASH, value_text
 
 
 class _Printable(dict):
@@ -72,19 +71,6 @@ def player_label(player) -> str:
     return str(player)
 
 
-def value_text(value: Any) -> str:
-    """One cell's text; lists are space-separated, null is a dash."""
-    if value is None:
-        return DASH
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return " ".join(value_text(v) for v in value) if value else DASH
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={value_text(v)}" for k, v in value.items()) or DASH
-    return str(value)
-
-
 def counted(cards: Sequence[str]) -> str:
     """Cards with repeats counted: 'A ×3 B C ×2' (order kept)."""
     runs: list = []
@@ -105,10 +91,19 @@ def zone_contents(zone: dict) -> str:
         return f"{count} card" if count == 1 else f"{count} cards"
     if not cards:
         return "empty"
+    if None in cards:
+        return _partly_shown(cards)
     groups = zone.get("groups")
     if groups:
         return " · ".join(f"{value_text(v)}: {counted(c)}" for v, c in groups)
     return counted([value_text(c) for c in cards])
+
+
+def _partly_shown(cards: Sequence) -> str:
+    """A hidden zone's cards when some were shown to the viewer: 'A B and 3 hidden'."""
+    hidden = sum(1 for c in cards if c is None)
+    shown = counted([value_text(c) for c in cards if c is not None])
+    return f"{shown} and {hidden} hidden"
 
 
 def _table(title: str, columns: Iterable[str]) -> Table:
@@ -181,10 +176,22 @@ def component_tables(view: dict) -> list:
     return tables
 
 
-def component_table(view: dict, kind: str) -> Table:
-    """The table of one component type: a row per component, a column per attribute."""
+def only_shown(view: dict, kind: str) -> bool:
+    """Whether the table of a component type holds only what its pieces
+    show (`shows`) wherever they are listed: no value of its own."""
+    rows = (view.get("components") or {}).get(kind) or []
+    shown = {key for zone in view.get("zones") or () if zone.get("holds") == kind
+             for a in zone.get("attributes") or () if a for key in a}
+    return bool(shown) and all(set(row) <= shown | {"name"} for row in rows)
+
+
+def component_table(view: dict, kind: str, piece=None) -> Table:
+    """The table of one component type: a row per component (only those
+    named `piece`, when given), a column per attribute."""
     view, kind = printable_view(view), printable(str(kind), lines=False)
     rows = (view.get("components") or {}).get(kind) or []
+    if piece is not None:
+        rows = [row for row in rows if row.get("name") == piece]
     columns = list(dict.fromkeys(key for row in rows for key in row))
     table = _table(kind, columns)
     for row in rows:
@@ -236,7 +243,7 @@ def compact_contents(zone: dict) -> str:
     cards = zone.get("cards")
     if _is_empty(zone):
         return "empty"
-    if cards is None:
+    if cards is None or None in cards:
         return zone_contents(zone)
     groups = zone.get("groups")
     if groups:
@@ -274,12 +281,11 @@ def drawn_on_boards(view: dict) -> set:
                                if z.get("grid") is not None}
 
 
-def compact_zones(view: dict, drawings: Optional[dict] = None) -> tuple:
+def compact_zones(view: dict, drawings: Sequence = ()) -> tuple:
     """(a grid of one row per zone name, each owner's (or each `of`
-    value's) contents on it — 'P0: A B · P1: 3 cards' — with a drawing of
-    the viewer's own pieces under its row; the line naming the zones with
+    value's) contents on it — 'P0: A B · P1: 3 cards' — with the drawings
+    (of `zone_drawings`) under its row; the line naming the zones with
     nothing in them). Either may be None."""
-    drawings = drawings or {}
     skip = drawn_on_boards(view)
     named: dict = {}
     for zone in view.get("zones") or ():
@@ -303,25 +309,38 @@ def compact_zones(view: dict, drawings: Optional[dict] = None) -> tuple:
                 whose = ""
             parts.append(f"{whose}: {text}" if whose else text)
         grid.add_row(Text(name), Text(" · ".join(parts)))
-        for key, drawing in drawings.items():
+        for key, whose, drawing in drawings:
             if key == name:
-                grid.add_row(Text(""), drawing)
+                grid.add_row(Text(f"  {whose}" if whose else "", style="dim"), drawing)
     return (grid if grid.row_count else None,
             Text("Empty: " + " · ".join(empty), style="dim") if empty else None)
 
 
-def own_drawings(view: dict) -> list:
-    """[(zone name, drawing)] of the viewer's own zones whose pieces are drawn."""
-    viewer = view.get("viewer")
-    if viewer is None:
-        return []
-    out = []
-    for zone in view.get("zones") or ():
-        if zone.get("owner") == viewer and zone.get("cards"):
-            drawing = piece_drawings(view, zone)
-            if drawing is not None:
-                out.append((str(zone.get("name", "")), drawing))
-    return out
+def zone_drawings(view: dict) -> list:
+    """[(zone name, whose, drawing)] of the zones the viewer sees whose
+    pieces are drawn (`drawn as`) or show what players read on them
+    (`shows`), the viewer's own first, then the table's, but for those a board shows and
+    pieces drawn only as their names in others' zones; `whose`
+    tells apart the drawings of one name ('P1', a piece's name), '' for a
+    zone drawn alone of its name."""
+    viewer, boarded = view.get("viewer"), drawn_on_boards(view)
+    zones = [z for z in view.get("zones") or () if z.get("cards") and None not in z["cards"]
+             and z.get("name") not in boarded]
+    # a piece drawn as its name in its colour (and nothing it shows) only in
+    # the viewer's own zones: elsewhere the zone's row names it already
+    zones = [z for z in zones if z.get("owner") == viewer and viewer is not None
+             or z.get("attributes") or any(key in d for d in z.get("drawings") or ()
+                                           for key in ("edges", "shape", "rows"))]
+    # the viewer's own, the table's (a market: no owner), then the others'
+    drawn = [(z, piece_drawings(view, z)) for z in sorted(
+        zones, key=lambda z: 0 if viewer is not None and z.get("owner") == viewer
+        else 1 if z.get("owner") is None else 2)]
+    drawn = [(z, d) for z, d in drawn if d is not None]
+    names: dict = {}
+    for zone, _ in drawn:
+        names[zone.get("name")] = names.get(zone.get("name"), 0) + 1
+    return [(str(z.get("name", "")), _whose(z) if names[z.get("name")] > 1 else "", d)
+            for z, d in drawn]
 
 
 def compact_variables(view: dict) -> Optional[Text]:
@@ -546,9 +565,20 @@ def detail_names(view: dict) -> dict:
     return out
 
 
+def piece_names(view: dict) -> dict:
+    """Each named piece of a component table, by its name in lower case →
+    (its type, its name): what `show NAME` shows of one piece."""
+    view = printable_view(view)
+    out: dict = {}
+    for kind, rows in (view.get("components") or {}).items():
+        for row in rows:
+            out.setdefault(str(row.get("name", "")).lower(), (kind, row.get("name")))
+    return out
+
+
 def zone_details(view: dict, name, actions: Sequence[str] = ()) -> list:
     """Everything about the zones called `name`: a row for each owner (or
-    `of` value) with all its cards, the viewer's own pieces drawn, and the
+    `of` value) with all its cards, its pieces drawn, and the
     board it is laid out on, in full."""
     view, name = printable_view(view), printable(str(name), lines=False)
     actions = printable_texts(actions)
@@ -558,8 +588,8 @@ def zone_details(view: dict, name, actions: Sequence[str] = ()) -> list:
     table = zones_table(view, keep=lambda z: any(z is y for y in listed), title=str(name))
     if table is not None:
         parts.append(table)
-    parts += [Group(Text(title, style="bold"), drawing) for title, drawing in own_drawings(view)
-              if title == str(name)]
+    parts += [Group(Text(f"{title} {whose}".strip(), style="bold"), drawing)
+              for title, whose, drawing in zone_drawings(view) if title == str(name)]
     return parts + boards(view, actions, only={name})
 
 
@@ -571,8 +601,11 @@ def own_zones(view: dict) -> list:
                         title=f"Zones of {player_label(viewer)}")
     if table is None:
         return []
-    return [table, *(Group(Text(title, style="bold"), drawing)
-                     for title, drawing in own_drawings(view))]
+    own = [z for z in view.get("zones") or ()
+           if z.get("owner") == viewer and z.get("cards") and None not in z["cards"]]
+    drawn = [(str(z.get("name", "")), piece_drawings(view, z)) for z in own]
+    return [table, *(Group(Text(title, style="bold"), drawing) for title, drawing in drawn
+                     if drawing is not None)]
 
 
 BUDGET = 40           # lines the compact screen keeps within, what is on request left out
@@ -584,7 +617,7 @@ class TableView:
 
     Compact (the default), it aims at BUDGET lines: one row per zone name
     with each owner's contents, the empty zones on one line, the variables
-    side by side, the boards one line per row; the viewer's own pieces drawn
+    side by side, the boards one line per row; the pieces drawn (the viewer's own first)
     and the tables of named components come on screen where the budget
     allows, and the others are named as on request. Not compact, it shows
     every zone, table and board in full."""
@@ -616,20 +649,23 @@ class TableView:
         # screen: drawn once, and counted once against the budget.
         tail, later = self.settled_tail(lines, len(lines([*top, *self.middle((), (), [])])),
                                         options.max_width)
-        drawings, tables = own_drawings(self.view), component_tables(self.view)
+        drawings, tables = zone_drawings(self.view), component_tables(self.view)
+        # a table that only says what the pieces show where they lie: on request
+        repeats = [f"show {kind}" for kind, _ in tables if only_shown(self.view, kind)]
+        tables = [(kind, t) for kind, t in tables if f"show {kind}" not in repeats]
 
         def middle(chosen: list) -> list:
             shown = [t for t in tables if t in chosen]
             return self.middle([d for d in drawings if d in chosen], shown,
                                [f"show {kind}" for kind, t in tables if (kind, t) not in shown]
-                               + later)
+                               + repeats + later)
 
         def fits(chosen: list) -> bool:
             return len(lines([*top, *middle(chosen)])) + len(tail) <= self.budget
 
         chosen = [*drawings, *tables]
         if chosen and not fits(chosen):
-            # What fits, in order: the viewer's own pieces drawn, then the tables.
+            # What fits, in order: the pieces drawn (the viewer's own first), then the tables.
             chosen = []
             for extra in (*drawings, *tables):
                 if fits([*chosen, extra]):
@@ -667,7 +703,7 @@ class TableView:
         `hidden` (the commands that show it)."""
         view = self.view
         parts: list = []
-        zones, empty = compact_zones(view, dict(drawings))
+        zones, empty = compact_zones(view, drawings)
         if zones is not None:
             parts.append(zones)
         # side by side where they fit: the empty zones' line, tables, variables

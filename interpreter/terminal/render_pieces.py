@@ -6,7 +6,9 @@ Every drawing reads in plain text — a tile as a small box with its edges'
 first letters around its name, a polyomino as a grid of `█`, rows of cells
 as their first letters, a card as its name — and colour is laid on top as
 rich styles: a value that names a colour is drawn in it, a seat in its
-seat's colour, other words in a tint of their own. Equal pieces next to each
+seat's colour, other words in a tint of their own. What players read on a
+piece (its type `shows …`) comes under its look, a line an attribute
+('cost 3'), so a market reads as a row of cards. Equal pieces next to each
 other are drawn once, `×N` after the name. This module knows no game. Its
 texts come `printable`: `render` escapes the view before it draws.
 """
@@ -22,6 +24,7 @@ from rich.style import Style
 from rich.text import Text
 
 from .render_boards import _colour_word, _mark_width, _on, _tints, seat_colour
+from .words import value_text
 
 MAX_LINES = 5          # a drawing is at most this many lines tall
 GAP = "  "             # between two drawings side by side
@@ -35,11 +38,17 @@ def piece_drawings(view: dict, zone: dict) -> Optional[RenderableType]:
     """The cards of `zone` (an entry of `view["zones"]` whose cards the viewer
     may see) drawn as they look, side by side, at most 5 lines tall; None when
     none of them declares a drawing."""
-    drawings = zone.get("drawings")
-    if zone.get("cards") is None or not drawings:
+    cards, drawings, shows = zone.get("cards"), zone.get("drawings"), zone.get("attributes")
+    if not cards or None in cards:
         return None
-    if not any(key in d for d in drawings for key in ("edges", "shape", "rows", "shade")):
+    if drawings and not any(key in d for d in drawings for key in ("edges", "shape", "rows", "shade")):
+        drawings = None           # drawn as their names: as the zone's row lists them
+    if not drawings and not shows:
         return None
+    drawings = [dict(d) for d in drawings] if drawings else [{"piece": c} for c in cards]
+    for d, shown in zip(drawings, shows or ()):
+        if shown:
+            d["shows"] = shown    # what players read on it, under its look
     looks = _Looks.of(view)
     runs: list = []
     for d in drawings:
@@ -149,8 +158,10 @@ class _Looks:
                 break
         else:
             lines = [self._name(d, name)]
+        lines = lines[:MAX_LINES] + [Text(f"{key} {value_text(v)}")
+                                     for key, v in (d.get("shows") or {}).items()]
         width = max(t.cell_len for t in lines)
-        return [_padded(t, width) for t in lines[:MAX_LINES]]
+        return [_padded(t, width) for t in lines]
 
     def name_style(self, d: dict) -> Style:
         """A piece's name: on its shade, when it has one."""

@@ -53,7 +53,7 @@ from ..ai.players import make_player
 from ..game.options import changed_options, option_text
 from .choosing import Choice
 from .render import (BUDGET, TableView, action_forms, boards, component_table, detail_names,
-                     guarded, own_zones, player_label, zone_details)
+                     guarded, own_zones, piece_names, player_label, zone_details)
 from .rules import rules_text
 from .savefile import SAVE_FORMAT, SAVE_VERSION, SEEDS, read_save, same_file
 
@@ -605,19 +605,23 @@ class Repl:
         self.console.print(Group(*parts))
 
     def show_detail(self, arg: str) -> None:
-        """`show NAME`: one zone with each owner's, one table of components or
-        one board, in full."""
+        """`show NAME`: one zone with each owner's, one table of components,
+        one piece's row of it or one board, in full."""
         view, actions = self.seen()
         names = detail_names(view)
         if not arg:
             raise CommandError("show needs the name of a zone, a table or a board",
                                hint="show NAME, one of: " + ", ".join(sorted(names)))
         found = names.get(arg.lower())
-        if found is None:
-            raise CommandError(f"there is no zone, table or board '{shown(arg)}'",
+        piece = piece_names(view).get(arg.lower()) if found is None else None
+        if found is None and piece is None:
+            raise CommandError(f"there is no zone, piece, table or board '{shown(arg)}'",
                                code="command/unknown-name",
                                hint=did_you_mean(arg.lower(), names)
                                or "one of: " + ", ".join(sorted(names)))
+        if piece is not None:
+            self.console.print(component_table(view, *piece))
+            return
         what, name = found
         if what == "components":
             self.console.print(component_table(view, name))
