@@ -4,8 +4,9 @@ It shows the deciding player what that player may see (`game.view`) on one
 compact screen — every other player's last action, the table, the legal
 actions — and reads a number, an action's text or a command (`undo`, `log`,
 `save FILE`, `load FILE`, `board`, `hand`, `show NAME`, `table`, `rules`,
-`help`, `quit`). The details the compact screen leaves out come on request
-(`board`, `hand`, `show NAME`, `table full`) without redrawing the table.
+`help`, `quit`). The details the compact screen leaves out come on
+request (`board`, `hand`, `show NAME`, `table full`) without redrawing the
+table, and the player rules (`rules`) a screenful at a time.
 A list of legal actions too long for the screen is chosen step by step
 (`choosing`): the action's name, then each parameter's value, each from a
 short list on screen, until one action is left, which is played. The game
@@ -43,6 +44,7 @@ from rich.columns import Columns
 from rich.console import Console, Group
 from rich.text import Text
 from rich.markdown import Markdown
+from rich.segment import SegmentLines
 
 from ..errors import ActionError, CommandError, RulebookError, SaveError, UnknownAction
 from ..errors import did_you_mean
@@ -60,6 +62,7 @@ from .savefile import SAVE_FORMAT, SAVE_VERSION, SEEDS, read_save, same_file
 SCREEN = 45                     # lines of the terminal a screen is made for
 LOG_ROWS = 36                   # rows of the log a screen shows, in columns
 MAX_FAILURES = 3                # unexpected errors in a row, with no input between, end a session
+MORE = "-- more (Enter: next page, q: stop) -- "
 
 HELP = """\
 Type the number of a legal action, or its text as listed after the number.
@@ -79,7 +82,8 @@ Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the
               is revealed to you); the latest that fit the screen, 'log all' for all
   save FILE   write the game to FILE (JSON)
   load FILE   continue a game saved with 'save' (or start with: rulebook play --load FILE)
-  rules       the rules of the game, for players
+  rules       the rules of the game, for players, a screenful at a time
+              (Enter: the next one; q: stop)
   help        this text
   quit        leave the game (offers to save it first)"""
 
@@ -572,9 +576,26 @@ class Repl:
         self.leave("Leaving")
 
     def rules(self, _arg: str) -> None:
-        """The rules for players (terminal/rules.py); the game's view comes back after."""
-        self.console.print(Markdown(rules_text(self.rulebook, self.library)))
+        """The rules for players (terminal/rules.py), a screenful at a time;
+        the game's view comes back after."""
         self.stale = True
+        self.page(Markdown(rules_text(self.rulebook, self.library)))
+
+    def page(self, renderable) -> None:
+        """`renderable`, a screenful (the console's height less the prompt's
+        line) at a time: Enter shows the next one; anything else typed, the
+        end of input or Ctrl-C stops, and the game goes on."""
+        lines = self.console.render_lines(renderable, pad=False)
+        size = max(5, self.console.height - 1)
+        for start in range(0, len(lines), size):
+            if start:
+                try:
+                    if self.input_fn(MORE).strip():
+                        return
+                except (EOFError, KeyboardInterrupt):
+                    self.say("")
+                    return
+            self.console.print(SegmentLines(lines[start:start + size], new_lines=True), end="")
 
     # -- details on request: printed under the table, which stays as it was -----
     def seen(self) -> tuple:
