@@ -109,3 +109,92 @@ def test_rules_that_fit_one_screen_ask_nothing(tmp_path):
                 save_dir=str(tmp_path), rulebook="kuhn-poker")
     repl.run()
     assert MORE not in script.prompts
+
+
+# -- save prompts take only a file name ----------------------------------------------
+
+COMMAND = "python -m interpreter play hanamikoji --ai 1=random"
+
+
+def first_move(game) -> str:
+    state = game.new_game(players=2, seed=SEED)
+    return str(game.legal_actions(state, game.to_move(state)[0])[0])
+
+
+@pytest.mark.parametrize("text", [COMMAND, "my game.json", "--ai", "a\x1b[31mb", ".", "''"])
+def test_save_refuses_text_that_is_no_file_name_and_writes_nothing(game, tmp_path, text):
+    repl, script, _ = session(game, ["", first_move(game), "", f"save {text}", "quit", "no"],
+                              tmp_path)
+    out = script.out.getvalue()
+    assert "error[command/not-a-file-name]" in out and "hint:" in out
+    assert repl.saved == () and list(tmp_path.iterdir()) == []
+
+
+def test_a_quoted_name_may_have_spaces(game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    repl, script, _ = session(game, ["", first_move(game), "", "save 'my game.json'",
+                                     'load "my game.json"', "quit"], tmp_path)
+    assert read_save(game, str(tmp_path / "my game.json"))[1] == repl.actions != []
+    assert "error[" not in script.out.getvalue()
+
+
+def test_leaving_asks_again_after_an_answer_that_is_no_file_name(game, tmp_path):
+    chosen = tmp_path / "chosen.json"
+    repl, script, code = session(game, ["", first_move(game), "", "quit", COMMAND, str(chosen)],
+                                 tmp_path)
+    out = script.out.getvalue()
+    assert script.prompts.count("save to> ") == 2 and code == 0
+    assert out.count("error[command/not-a-file-name]") == 1
+    assert read_save(game, str(chosen))[1] == repl.actions != []
+    assert [p.name for p in tmp_path.iterdir()] == ["chosen.json"]    # no file named 'python …'
+
+
+@pytest.mark.parametrize("then", [["--x", "a b", "-y"], ["--x", EOFError], ["a b", KeyboardInterrupt]])
+def test_leaving_after_repeated_bad_answers_or_no_answer_saves_to_the_default(game, tmp_path, then):
+    repl, script, code = session(game, ["", first_move(game), "", "quit", *then], tmp_path)
+    assert code == 0
+    assert script.prompts.count("save to> ") == len([t for t in then if isinstance(t, str)]) + \
+        (0 if isinstance(then[-1], str) else 1)
+    assert read_save(game, str(tmp_path / DEFAULT))[1] == repl.actions != []
+    assert [p.name for p in tmp_path.iterdir()] == [DEFAULT]
+
+
+def test_no_in_quotes_at_the_leaving_prompt_is_no(game, tmp_path):
+    _, _, code = session(game, ["", first_move(game), "", "quit", "'no'"], tmp_path)
+    assert code == 0 and list(tmp_path.iterdir()) == []
+
+
+# -- new asks before it keeps the finished game ------------------------------------
+
+def to_the_end(game, tmp_path, after):
+    """A game against a random AI played to the end step by step (extra 1s are
+    refused at the end), then `after`."""
+    me = game.to_move(game.new_game(players=2, seed=SEED))[0]
+    return session(game, ["1"] * 150 + after, tmp_path, ai={1 - me: "random"})
+
+
+def test_new_asks_where_to_save_the_finished_game(game, tmp_path):
+    chosen = tmp_path / "finished.json"
+    repl, script, _ = to_the_end(game, tmp_path, ["new", COMMAND, str(chosen), "quit", "no"])
+    out = script.out.getvalue()
+    assert "Save this game before a new one? Enter saves to" in out
+    assert out.count("error[command/not-a-file-name]") == 1
+    assert read_save(game, str(chosen))[0][-1].over
+    assert repl.seed == SEED + 1 and [p.name for p in tmp_path.iterdir()] == ["finished.json"]
+
+
+def test_new_with_enter_saves_to_the_default_and_no_saves_nothing(game, tmp_path):
+    repl, _, _ = to_the_end(game, tmp_path, ["new", "", "quit", "no"])
+    assert read_save(game, str(tmp_path / DEFAULT))[0][-1].over and repl.seed == SEED + 1
+    (tmp_path / DEFAULT).unlink()
+    repl, _, _ = to_the_end(game, tmp_path, ["new", "no", "quit", "no"])
+    assert repl.seed == SEED + 1 and list(tmp_path.iterdir()) == []
+
+
+def test_new_keeps_the_game_when_its_file_cannot_be_written(game, tmp_path):
+    repl, script, _ = to_the_end(game, tmp_path, ["new", str(tmp_path / "no" / "such.json"),
+                                                  "quit", ""])
+    out = script.out.getvalue()
+    assert "error[save/io]" in out and "not replaced by a new game" in out
+    assert repl.seed == SEED                       # the finished game stays
+    assert read_save(game, str(tmp_path / DEFAULT))[0][-1].over    # and is kept on leaving

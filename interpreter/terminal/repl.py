@@ -20,8 +20,10 @@ never on screen while another is to move.
 
 No input loses a game: `quit`, Ctrl-C and the end of input (Ctrl-D) offer to
 save first (Enter saves to a file named after the game and seed), and save
-there when nobody can answer; `load` and `new` keep the game they replace
-in its file first. No input crashes the table either: a refused line gets
+there when nobody can answer; `new` asks the same before it replaces a
+finished game, and `load` keeps the game it replaces in its file first. An
+answer that names no file (a shell command typed there) is refused and
+asked again (`savefile.file_name`). No input crashes the table either: a refused line gets
 its error code, and an unexpected error saves the game, is reported, and
 the session goes on. At the end the table offers the log, a save, a new
 game or quit. Seats given to an AI play at once. Input and output are
@@ -57,11 +59,12 @@ from .choosing import Choice
 from .render import (BUDGET, TableView, action_forms, boards, component_table, detail_names,
                      guarded, own_zones, player_label, zone_details)
 from .rules import rules_text
-from .savefile import SAVE_FORMAT, SAVE_VERSION, SEEDS, read_save, same_file
+from .savefile import SAVE_FORMAT, SAVE_VERSION, SEEDS, file_name, read_save, same_file
 
 SCREEN = 45                     # lines of the terminal a screen is made for
 LOG_ROWS = 36                   # rows of the log a screen shows, in columns
 MAX_FAILURES = 3                # unexpected errors in a row, with no input between, end a session
+ASKS = 3                        # answers at `save to>` that name no file before the default is taken
 MORE = "-- more (Enter: next page, q: stop) -- "
 
 HELP = """\
@@ -80,7 +83,7 @@ Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the
   undo        take back everything since your previous decision (AI moves included)
   log         the actions so far, as you may see them (a hidden one in full once it
               is revealed to you); the latest that fit the screen, 'log all' for all
-  save FILE   write the game to FILE (JSON)
+  save FILE   write the game to FILE (JSON; a name with spaces in quotes: 'my game.json')
   load FILE   continue a game saved with 'save' (or start with: rulebook play --load FILE)
   rules       the rules of the game, for players, a screenful at a time
               (Enter: the next one; q: stop)
@@ -90,8 +93,8 @@ Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the
 END_HELP = """The game is over. Commands:
   log         the actions of the game ('log all': every one)
   board       every board in full; show NAME: one zone, table or board; table: the end again
-  save FILE   write the game to FILE (JSON)
-  new         a new game with the same players and the next seed
+  save FILE   write the game to FILE (JSON; a name with spaces in quotes: 'my game.json')
+  new         a new game with the same players and the next seed (asks to save this one)
   quit        leave"""
 
 # what erases a terminal's scrollback (the visible screen is rich's clear)
@@ -215,7 +218,7 @@ class Repl:
             word, _, rest = self.read("game over> ").strip().partition(" ")
             word = word.lower().lstrip(":")
             if word == "new":
-                if self.attempt(self.keep, "a new game"):
+                if self.attempt(self.keep_asking):
                     self.new_game(self.seed + 1)
                     return
                 continue
@@ -274,33 +277,52 @@ class Repl:
 
     def leave(self, why: str) -> None:
         """Ends the session; a game with moves not yet saved is saved first,
-        where the player says (Enter: the default file; 'no': not at all)
-        or, when nobody can answer, in the default file."""
+        where the player says (`ask_where`) or, when that file cannot be
+        written, in the default file."""
         if not self.unsaved():
             raise Quit
         default = self.default_save_path()
         self.say(f"{why}. Save the game before leaving? Enter saves to {default}; "
                  f"or type a file name, or 'no'.")
-        try:
-            answer = self.input_fn("save to> ").strip()
-        except (EOFError, KeyboardInterrupt):
-            self.say("")
-            answer = ""
-        if answer.lower() in ("no", "n"):
+        path = self.ask_where(default)
+        if path is None:
             raise Quit
         try:
-            self.save(answer or default)
+            self.write(path)
         except SaveError as err:
             self.error(err)
-            if not answer:
+            if path == default:
                 raise Quit from None
             try:
-                self.save(default)
+                self.write(default)
             except SaveError as again:
                 self.error(again)
                 raise Quit from None
         self.say(f"Resume with: rulebook play --load {quoted(self.save_path)}")
         raise Quit
+
+    def ask_where(self, default: str) -> Optional[str]:
+        """The file to save to, asked at `save to>`: `default` on Enter,
+        None on 'no', else the file the answer names (`file_name`). An
+        answer that names no file is refused and asked again; after ASKS of
+        them, and when nobody can answer (the end of input, Ctrl-C), the
+        default."""
+        for _ in range(ASKS):
+            try:
+                answer = self.input_fn("save to> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.say("")
+                return default
+            if answer.strip("'\"").lower() in ("no", "n"):
+                return None
+            if not answer:
+                return default
+            try:
+                return file_name(answer)
+            except CommandError as err:
+                self.error(err)
+        self.say(f"No file name after {ASKS} answers: the game goes to {default}.")
+        return default
 
     def keep(self, why: str, instead_of: Optional[str] = None) -> None:
         """Before `why` replaces the game: moves not yet saved go to its file
@@ -312,17 +334,35 @@ class Repl:
                 self.save_path, instead_of):
             self.save_path = None
         try:
-            self.save(self.default_save_path())
+            self.write(self.default_save_path())
         except SaveError as err:
             raise SaveError(f"{err.message}; the game is not replaced by {why}", code=err.code,
                             hint="save it elsewhere first: save FILE") from None
         self.say(f"The game so far is kept: rulebook play --load {quoted(self.save_path)}")
 
+    def keep_asking(self) -> None:
+        """Before a new game replaces the finished one: moves not yet saved
+        go where the player says (`ask_where`), or nowhere on 'no'. A
+        SaveError when that fails: the game stays."""
+        if not self.unsaved():
+            return
+        default = self.default_save_path()
+        self.say(f"Save this game before a new one? Enter saves to {default}; "
+                 f"or type a file name, or 'no'.")
+        path = self.ask_where(default)
+        if path is None:
+            return
+        try:
+            self.write(path)
+        except SaveError as err:
+            raise SaveError(f"{err.message}; the game is not replaced by a new game",
+                            code=err.code, hint="save it elsewhere first: save FILE") from None
+
     def rescue(self, error: Optional[BaseException]) -> None:
         """After an unexpected error: the game so far goes to its file, which
         the report names; a rule error of the rulebook keeps its code."""
         try:
-            self.save(self.default_save_path())
+            self.write(self.default_save_path())
             kept = f"the game so far is saved: rulebook play --load {quoted(self.save_path)}"
         except Exception:  # noqa: BLE001 - the error being reported matters more
             kept = "the game could not be saved"
@@ -701,11 +741,15 @@ class Repl:
         self.console.print(Columns([Text(i) for i in items], column_first=True,
                                    padding=(0, 2)))
 
-    def save(self, path: str) -> None:
+    def save(self, arg: str) -> None:
+        """`save FILE`: the game to the file FILE names (`file_name`)."""
+        if not arg:
+            raise CommandError("save needs a file name", hint="save FILE")
+        self.write(file_name(arg))
+
+    def write(self, path: str) -> None:
         """Writes the game to `path`: the seed and the history that replays
         it, and the state it reached (see the module's docstring)."""
-        if not path:
-            raise CommandError("save needs a file name", hint="save FILE")
         data = {"format": SAVE_FORMAT, "version": SAVE_VERSION,
                 "rulebook": self.rulebook, "game": self.game.name,
                 "options": self.game.options, "players": self.players,
@@ -732,6 +776,7 @@ class Repl:
         read and replayed; the game it replaces is kept in its file first."""
         if not path:
             raise CommandError("load needs a file name", hint="load FILE")
+        path = file_name(path)
         states, actions, data = read_save(self.game, path)
         self.keep(f"'{shown(path, 200)}'", instead_of=path)
         self.restore(path, states, actions, data)
