@@ -27,7 +27,8 @@ def game():
 class Script:
     """Input lines, written after their prompts; a line that is an exception
     class is raised instead (EOFError: the end of input, KeyboardInterrupt:
-    Ctrl-C). Every prompt asked is kept."""
+    Ctrl-C), and a function is called with the REPL for the line to type.
+    Every prompt asked is kept."""
 
     def __init__(self, lines):
         self.lines = list(lines)
@@ -40,6 +41,8 @@ class Script:
             self.out.write(prompt)
             raise EOFError
         line = self.lines.pop(0)
+        if callable(line) and not isinstance(line, type):
+            line = line(self.repl)
         if isinstance(line, type):
             self.out.write(prompt + "\n")
             raise line
@@ -53,6 +56,7 @@ def session(game, lines, tmp_path, ai=None, players=2, rulebook="hanamikoji"):
                       force_terminal=False, legacy_windows=False)
     repl = Repl(game, players=players, seed=SEED, ai=ai, console=console, input_fn=script,
                 save_dir=str(tmp_path), rulebook=rulebook)
+    script.repl = repl
     code = repl.run()
     return repl, script, code
 
@@ -198,3 +202,95 @@ def test_new_keeps_the_game_when_its_file_cannot_be_written(game, tmp_path):
     assert "error[save/io]" in out and "not replaced by a new game" in out
     assert repl.seed == SEED                       # the finished game stays
     assert read_save(game, str(tmp_path / DEFAULT))[0][-1].over    # and is kept on leaving
+
+
+# -- undo in hot-seat play: each takes back only their own moves ---------------------
+
+def opening(game, n=3):
+    """The first n moves of the game at SEED (each the first legal action) and
+    who made them."""
+    state, moves = game.new_game(players=2, seed=SEED), []
+    for _ in range(n):
+        player = game.to_move(state)[0]
+        action = game.legal_actions(state, player)[0]
+        moves.append((player, str(action)))
+        state = game.apply(state, action)
+    return moves
+
+
+def test_undo_in_hot_seat_is_refused_when_another_human_has_moved_since(game, tmp_path):
+    (p, m1), (q, m2), _ = opening(game)
+    repl, script, _ = session(game, ["", m1, "", "undo", m2, "", "undo", "quit", "no"], tmp_path)
+    out = script.out.getvalue()
+    assert f"error[command/not-your-move]: P{p} has moved since; only P{p} can take that back" in out
+    assert f"error[command/not-your-move]: P{q} has moved since; only P{q} can take that back" in out
+    assert [(a.player, str(a)) for a in repl.actions] == [(p, m1), (q, m2)]   # nothing taken back
+
+
+def test_the_mover_takes_back_a_move_before_passing_the_device_on(game, tmp_path):
+    (p, m1), (q, m2), (_, m3) = opening(game)
+    repl, script, _ = session(game, ["", m1, "", m2, "undo", "", "quit", "no"], tmp_path)
+    out = script.out.getvalue()
+    assert f"P{q}: 'undo' takes back your move." in out
+    assert f"P{q} takes back: {m2}\n" in out
+    assert [(a.player, str(a)) for a in repl.actions] == [(p, m1)]
+    # the table that follows is the mover's again, without a hand-over: the
+    # other player's hand is never on the mover's screen
+    after = out.split("takes back:", 1)[1]
+    assert f"view of P{q}" in after and f"view of P{p}" not in after
+    assert "Pass the device" not in after.split(f"P{q}> ", 1)[0]
+
+
+def test_undo_against_an_ai_says_what_it_took_back(game, tmp_path):
+    state = game.new_game(players=2, seed=SEED)
+    me = game.to_move(state)[0]
+    move = str(game.legal_actions(state, me)[0])
+    seen = {}
+
+    def undo(repl):
+        seen["ai"] = repl.game.log(repl.states, repl.actions, me)[1:]
+        return "undo"
+    repl, script, _ = session(game, [move, undo, "undo", "quit"], tmp_path, ai={1 - me: "random"})
+    out = script.out.getvalue()
+    ai = seen["ai"]
+    said = f"P{me} takes back: {move} (and P{1 - me}'s move{'s' if len(ai) > 1 else ''}: " \
+           f"{' · '.join(ai)})"
+    assert ai and said in out
+    assert repl.actions == [] and len(repl.states) == 1
+    assert "error[command/usage]: nothing to undo" in out
+
+
+def test_undo_in_hot_seat_takes_back_the_ai_moves_after_the_askers(tmp_path):
+    """Three seats, two of them human: P1's undo before passing the device
+    takes back P1's move and the AI's after it, never P0's."""
+    lanterns = load_rulebook("lanterns")
+    done = {}
+    out = io.StringIO()
+
+    def read(prompt):
+        if prompt == "save to> ":
+            line = "no"
+        elif prompt == "":          # a hand-over; after P1's move and the AI's, P1 takes back
+            moved = [a.player for a in repl.actions]
+            line = ""
+            if repl.shown_to == 1 and moved[-1:] == [2] and 1 in moved and not done:
+                done["before"] = list(repl.actions)
+                line = "undo"
+        elif len(repl.actions) > 12:
+            line = "quit"
+        else:
+            line = str(repl.game.legal_actions(repl.state, repl.decider(repl.state))[0])
+        out.write(f"{prompt}{line}\n")
+        return line
+
+    console = Console(file=out, width=WIDTH, height=HEIGHT, color_system=None)
+    repl = Repl(lanterns, players=3, seed=SEED, ai={2: "random"}, console=console,
+                input_fn=read, save_dir=str(tmp_path), rulebook="lanterns")
+    assert repl.run() == 0
+    before = done["before"]
+    k = max(i for i, a in enumerate(before) if a.player == 1)
+    assert {a.player for a in before[k + 1:]} == {2}
+    text = out.getvalue()
+    assert f"P1 takes back: {before[k]} (and P2's move" in text
+    assert text.count("takes back:") == 1
+    assert repl.actions[:k] == before[:k]       # P0's moves as they were

@@ -16,7 +16,9 @@ actions so far, which gives undo, the log and saves for free.
 Hot-seat play: when the device passes from one human to another the screen
 and the terminal's scrollback are cleared and the next player must press
 Enter before their private view is shown, so one player's hidden cards are
-never on screen while another is to move.
+never on screen while another is to move. `undo` takes back only the asking
+player's own moves (with the AI moves after them); the player who has just
+moved may still type it at the hand-over prompt.
 
 No input loses a game: `quit`, Ctrl-C and the end of input (Ctrl-D) offer to
 save first (Enter saves to a file named after the game and seed), and save
@@ -80,7 +82,8 @@ Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the
   hand        your own zones in full, with your pieces drawn
   show NAME   one zone (each player's), one table of components or one board, in full
   table       the table again (after board, hand, show or help); 'table full': every detail
-  undo        take back everything since your previous decision (AI moves included)
+  undo        take back your last move, with the AI moves made after it (in hot-seat
+              play, only while no other player has moved since)
   log         the actions so far, as you may see them (a hidden one in full once it
               is revealed to you); the latest that fit the screen, 'log all' for all
   save FILE   write the game to FILE (JSON; a name with spaces in quotes: 'my game.json')
@@ -202,7 +205,8 @@ class Repl:
         if player in self.ai:
             self.ai_move(player)
             return
-        self.hand_over(player)
+        if not self.hand_over(player):
+            return
         if self.stale:
             self.show(player)
         chosen = f" {self.choice.prompt_text()}" if self.choice is not None else ""
@@ -532,19 +536,32 @@ class Repl:
                 self.say(line)
 
     # -- what is on screen ----------------------------------------------------
-    def hand_over(self, player: int) -> None:
-        """Hides the screen and waits for `player` when the device changes hands."""
+    def hand_over(self, player: int) -> bool:
+        """Hides the screen and waits for `player` when the device changes
+        hands: whether it did. The player who just moved, still at the
+        device, may type `undo` there instead (False: the move is taken back,
+        and the next decision is that player's again)."""
         if self.shown_to == player:
-            return
+            return True
         if len(self.humans) > 1:
             self.console.clear()
             if self.console.is_terminal:
                 self.console.file.write(CLEAR_SCROLLBACK)
-            self.say(f"Pass the device to {player_label(player)}, press Enter")
-            if self.read("").strip().lower().lstrip(":") in ("quit", "exit"):
-                self.leave("Leaving")
+            last = self.shown_to
+            if last is not None and any(a.player == last for a in self.actions):
+                self.say(f"{player_label(last)}: 'undo' takes back your move.")
+            while True:
+                self.say(f"Pass the device to {player_label(player)}, press Enter")
+                answer = self.read("").strip().lower().lstrip(":")
+                if answer in ("quit", "exit"):
+                    self.leave("Leaving")
+                if answer != "undo" or last is None:
+                    break
+                if self.attempt(self.undo, ""):
+                    return False
         self.shown_to = player
         self.stale = True
+        return True
 
     def show(self, player: int) -> None:
         actions = self.game.legal_actions(self.state, player)
@@ -704,16 +721,35 @@ class Repl:
             self.stale = True
 
     def undo(self, _arg: str) -> None:
-        """Back to the latest earlier state where a human decided."""
-        for k in range(len(self.states) - 2, -1, -1):
-            deciders = self.game.to_move(self.states[k])
-            if deciders and deciders[0] not in self.ai:
-                del self.states[k + 1:]
-                del self.actions[k:]
-                self.stale = True
-                self.say(f"Undone: back to {player_label(deciders[0])}'s decision.")
-                return
-        raise CommandError("nothing to undo")
+        """Takes back the asking player's last move with the AI moves made
+        after it. Refused when another human has moved since: in hot-seat
+        play each takes back only their own moves."""
+        asker = self.shown_to if self.shown_to is not None else self.decider(self.state)
+        start = max((k for k, a in enumerate(self.actions) if a.player == asker), default=None)
+        humans = [a.player for a in self.actions[start or 0:]
+                  if a.player != asker and a.player not in self.ai]
+        if humans:
+            movers = list(dict.fromkeys(reversed(humans)))      # the latest first
+            who = " and ".join(player_label(p) for p in reversed(movers))
+            raise CommandError(
+                f"{who} {'has' if len(movers) == 1 else 'have'} moved since; only "
+                f"{player_label(movers[0])} can take that back",
+                code="command/not-your-move",
+                hint="a move is taken back by its player: 'undo' at their prompt, or "
+                     "before they pass the device on")
+        if start is None:
+            raise CommandError("nothing to undo",
+                               hint=f"{player_label(asker)} has made no move yet")
+        texts = self.game.log(self.states, self.actions, asker)[start:]
+        others: dict = {}           # an AI's moves after the asker's, by player
+        for action, text in zip(self.actions[start + 1:], texts[1:]):
+            others.setdefault(action.player, []).append(text)
+        also = "; ".join(f"{player_label(p)}'s move{'s' if len(t) > 1 else ''}: {' · '.join(t)}"
+                         for p, t in others.items())
+        del self.states[start + 1:]
+        del self.actions[start:]
+        self.stale = True
+        self.say(f"{player_label(asker)} takes back: {texts[0]}" + (f" (and {also})" if also else ""))
 
     def log(self, arg: str) -> None:
         """The actions so far as the player at the device may read them now
