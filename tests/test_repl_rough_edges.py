@@ -294,3 +294,19 @@ def test_undo_in_hot_seat_takes_back_the_ai_moves_after_the_askers(tmp_path):
     assert f"P1 takes back: {before[k]} (and P2's move" in text
     assert text.count("takes back:") == 1
     assert repl.actions[:k] == before[:k]       # P0's moves as they were
+
+
+# -- seats are named as the screen names them ---------------------------------------
+
+@pytest.mark.parametrize("rulebook", ["hanamikoji", "variants/hanamikoji-p0-starts"])
+def test_the_option_that_names_the_start_player_names_the_seat_the_screen_shows(tmp_path,
+                                                                              rulebook):
+    options = {"first_player": "P0"} if rulebook == "hanamikoji" else None
+    game = load_rulebook(rulebook, options=options)
+    assert game.options["first_player"] == "P0"
+    for seed in range(5):
+        assert game.to_move(game.new_game(players=2, seed=seed)) == (0,)
+    _, script, _ = session(game, ["quit"], tmp_path, ai={1: "random"}, rulebook=rulebook)
+    assert script.prompts[0] == "P0> "
+    if options:
+        assert "Options: first_player=P0." in script.out.getvalue()
