@@ -65,7 +65,7 @@ def file_name(text: str) -> str:
     text that names no file: one word, not starting with '-' as an option
     does, or any text between quotes ('my game.json'); never a control
     character, never a folder. A shell command typed there by mistake
-    (`rulebook play hanamikoji --ai 1=random`) is so refused, not written."""
+    (`rulebook play GAME --ai 1=random`) is so refused, not written."""
     name = text.strip()
     quoted = len(name) >= 2 and name[0] == name[-1] and name[0] in "'\""
     if quoted:
