@@ -25,9 +25,9 @@ save first (Enter saves to a file named after the game and seed), and save
 there when nobody can answer; `new` asks the same before it replaces a
 finished game, and `load` keeps the game it replaces in its file first. An
 answer that names no file (a shell command typed there) is refused and
-asked again (`savefile.file_name`). No input crashes the table either: a refused line gets
-its error code, and an unexpected error saves the game, is reported, and
-the session goes on. At the end the table offers the log, a save, a new
+asked again (`savefile.file_name`). No input crashes the table either: a
+refused line gets its error code, and an unexpected error saves the game,
+is reported, and the session goes on. At the end the table offers the log, a save, a new
 game or quit. Seats given to an AI play at once. Input and output are
 injected (an input function and a rich Console) so tests can drive whole
 sessions.
@@ -66,7 +66,7 @@ from .savefile import SAVE_FORMAT, SAVE_VERSION, SEEDS, file_name, read_save, sa
 SCREEN = 45                     # lines of the terminal a screen is made for
 LOG_ROWS = 36                   # rows of the log a screen shows, in columns
 MAX_FAILURES = 3                # unexpected errors in a row, with no input between, end a session
-ASKS = 3                        # answers at `save to>` that name no file before the default is taken
+ASKS = 3                        # answers naming no file at `save to>` before the default is taken
 MORE = "-- more (Enter: next page, q: stop) -- "
 
 HELP = """\
@@ -749,7 +749,8 @@ class Repl:
         del self.states[start + 1:]
         del self.actions[start:]
         self.stale = True
-        self.say(f"{player_label(asker)} takes back: {texts[0]}" + (f" (and {also})" if also else ""))
+        self.say(f"{player_label(asker)} takes back: {texts[0]}"
+                 + (f" (and {also})" if also else ""))
 
     def log(self, arg: str) -> None:
         """The actions so far as the player at the device may read them now
