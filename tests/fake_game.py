@@ -77,7 +77,7 @@ class FakeGame:
 
     def __init__(self, options=None):
         self.options = {"first_player": "random", **(options or {})}
-        if self.options["first_player"] not in ("random", "seat_1"):
+        if self.options["first_player"] not in ("random", "P0"):
             raise OptionError(f"option 'first_player' cannot be "
                               f"'{self.options['first_player']}'")
         self.ir = {"game": self.name, "players": [2, 2],
@@ -90,7 +90,7 @@ class FakeGame:
         rng = random.Random(seed)
         deck = list(CARDS)
         rng.shuffle(deck)
-        first = 1 if self.options["first_player"] == "seat_1" else rng.randrange(2)
+        first = 0 if self.options["first_player"] == "P0" else rng.randrange(2)
         return State(players=2,
                      hands=(tuple(sorted(deck[:4])), tuple(sorted(deck[4:8]))),
                      tables=((), ()), secrets=((), ()), pile=tuple(deck[8:]),

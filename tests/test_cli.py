@@ -126,7 +126,7 @@ def test_simulate_with_ai_seats_and_coverage(capsys):
 
 def test_compare_prints_a_verdict_per_seat(capsys):
     code, out, _ = run(capsys, "compare", "hanamikoji", "hanamikoji", "--variant-option",
-                       "first_player=seat_1", "--games", "4", "--quiet", "--workers", "1")
+                       "first_player=P0", "--games", "4", "--quiet", "--workers", "1")
     assert code == 0
     # wins and scores of two seats, the draws, the length in decisions and in
     # rounds, and the first player's advantage on each rulebook

@@ -189,7 +189,7 @@ def test_hanamikoji_names_its_switched_off_rules():
     assert switched_off(game, 2) == {
         where("set start_player = players[0]"): ("first_player",),
         where("reveal trade_off(p)"): ("reveal_trade_off_at_round_end",)}
-    turned = load_rulebook("hanamikoji", options={"first_player": "seat_1",
+    turned = load_rulebook("hanamikoji", options={"first_player": "P0",
                                                   "reveal_trade_off_at_round_end": True})
     assert switched_off(turned, 2) == {where("set start_player = random(players)"):
                                        ("first_player",)}

@@ -8,7 +8,7 @@ arranged with `tests.scenario`: play seeded moves to the moment, set the
 cards and markers the example describes, take the last decision and compare
 markers, charm, geisha counts and winners with the spec's numbers.
 
-Seats: with ``first_player: seat_1`` player A of the examples is P0.
+Seats: with ``first_player: P0`` player A of the examples is P0.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ SEEDS = range(8)
 
 @pytest.fixture(scope="module")
 def game():
-    return load_rulebook("hanamikoji", options={"first_player": "seat_1"})
+    return load_rulebook("hanamikoji", options={"first_player": "P0"})
 
 
 @pytest.fixture(scope="module")
@@ -727,9 +727,9 @@ def test_HK_E6_no_round_limit(game):
 
 # == 5. Decisions ==========================================================================
 
-def test_HK_D1_seat_1_always_starts(game):
-    """HK-D1: the variant first_player: seat_1 makes P0 start round 1."""
-    assert game.options["first_player"] == "seat_1"
+def test_HK_D1_P0_always_starts(game):
+    """HK-D1: the variant first_player: P0 makes P0 start round 1."""
+    assert game.options["first_player"] == "P0"
     for k in range(30):
         s = game.new_game(players=2, seed=k)
         assert decider(game, s) == 0 and var(game, s, "start_player") == 0
@@ -744,7 +744,7 @@ def test_HK_D1_random_is_the_default_and_other_values_refused():
 
 
 def test_HK_D1_a_save_belongs_to_its_variant(game, random_start):
-    """HK-D1: a game saved under first_player: seat_1 does not load into the
+    """HK-D1: a game saved under first_player: P0 does not load into the
     default variant (save/mismatch), and loads back into its own."""
     data = game.state_to_json(game.new_game(players=2, seed=0))
     with pytest.raises(SaveError) as err:
@@ -789,7 +789,7 @@ def test_HK_D3_variant_reveals_trade_off_at_round_end(value):
     """HK-D3 variant reveal_trade_off_at_round_end: both trade-off piles are
     public after the round (seen at the end of the game); the removed card
     stays hidden."""
-    g = load_rulebook("hanamikoji", options={"first_player": "seat_1",
+    g = load_rulebook("hanamikoji", options={"first_player": "P0",
                                              "reveal_trade_off_at_round_end": value})
     s = before_last_action(g, g.new_game(players=2, seed=12), seed=12)
     tied = (1, 1, 1, 1, 1, 2, 1)
@@ -809,7 +809,7 @@ def test_HK_D3_variant_reveal_is_seen_in_a_round_that_does_not_end_the_game():
     """HK-D3 variant: when nobody wins, the next round collects the cards at
     once; every player still sees both trade-off piles in the transition's
     public events (and the REPL prints them)."""
-    g = load_rulebook("hanamikoji", options={"first_player": "seat_1",
+    g = load_rulebook("hanamikoji", options={"first_player": "P0",
                                              "reveal_trade_off_at_round_end": "yes"})
     s = before_last_action(g, g.new_game(players=2, seed=12), seed=12)
     tied = (1, 1, 1, 1, 1, 2, 1)
@@ -824,7 +824,7 @@ def test_HK_D3_variant_reveal_is_seen_in_a_round_that_does_not_end_the_game():
         for p in (0, 1):     # the last action may still be the trade-off itself
             assert len(shown[f"trade_off(P{p})"]) == 2
             assert not traded[p] or shown[f"trade_off(P{p})"] == traded[p]
-    default = load_rulebook("hanamikoji", options={"first_player": "seat_1"})
+    default = load_rulebook("hanamikoji", options={"first_player": "P0"})
     s = before_last_action(default, default.new_game(players=2, seed=12), seed=12)
     after = score_round(default, arrange_round_end(default, s, tied, tied,
                                                    as_marks("- - - - - - -")))
@@ -943,7 +943,7 @@ def test_HK_X1_gift_and_competition(game):
 
 
 def _x2(game, seed=0):
-    """HK-X2 played out: round 1 from seat_1, its last action arranged."""
+    """HK-X2 played out: round 1 from P0, its last action arranged."""
     s = before_last_action(game, game.new_game(players=2, seed=seed), seed=seed)
     assert decider(game, s) == 1          # B took the 2nd (and the 8th) turn
     s = arrange_round_end(game, s, (1, 1, 0, 2, 1, 2, 1), (1, 0, 2, 1, 2, 1, 1))

@@ -298,11 +298,15 @@ def test_the_state_in_a_save_is_checked_field_by_field(game, tmp_path):
     assert err.code == "save/corrupt" and "state.pending" in err.message
 
 
-@pytest.mark.parametrize("name", ["/dev/null", "/dev/zero", ".", "/proc", "a\x00b", "x" * 300,
-                                  "missing/folder/x.json"])
-def test_saves_and_loads_refuse_what_is_no_file(game, tmp_path, name, moves):
+@pytest.mark.parametrize("name, code", [
+    ("/dev/null", "save/io"), ("/dev/zero", "save/io"), ("x" * 300, "save/io"),
+    ("missing/folder/x.json", "save/io"),
+    # refused before any file is opened: a folder, a control character
+    (".", "command/not-a-file-name"), ("/proc", "command/not-a-file-name"),
+    ("a\x00b", "command/not-a-file-name")])
+def test_saves_and_loads_refuse_what_is_no_file(game, tmp_path, name, code, moves):
     _, out, _ = session(game, ["", moves[0], "", f"save {name}", f"load {name}", "quit", ""], tmp_path)
-    assert out.count("error[save/io]") == 2 and "Traceback" not in out
+    assert out.count(f"error[{code}]") == 2 and "Traceback" not in out
     assert read_save(game, str(tmp_path / DEFAULT))[1]
 
 

@@ -801,8 +801,8 @@ FORGED_OPTIONS = [          # (the options changed, the code of `play --load`)
     ({"reveal_trade_off_at_round_end": {"x": 1}}, "save/corrupt"),
     ({"reveal_trade_off_at_round_end": "yes"}, "save/mismatch"),
     ({"first_player": "seat_9"}, "save/corrupt"),
-    ({"first_player": ["seat_1"]}, "save/corrupt"),
-    ({"first_player": "seat_1\x1b]52;c;aGk=\x07"}, "save/corrupt"),
+    ({"first_player": ["P0"]}, "save/corrupt"),
+    ({"first_player": "P0\x1b]52;c;aGk=\x07"}, "save/corrupt"),
     ({"nosuch": 1}, "save/corrupt"),
 ]
 

@@ -541,7 +541,7 @@ def test_a_run_keeps_counts_not_records(hanamikoji):
 
 def test_a_comparison_is_paired_as_the_records_arrive(hanamikoji):
     plan = Plan(players=2, seats=("random", "greedy"), seed=3)
-    sources = [Source(str(HANAMIKOJI)), Source(str(HANAMIKOJI), {"first_player": "seat_1"})]
+    sources = [Source(str(HANAMIKOJI)), Source(str(HANAMIKOJI), {"first_player": "P0"})]
     batch = parallel.run(sources, plan, 20, workers=2, keep_records=True)
     assert batch.pairing.report(plan) == compare(batch.records[0], batch.records[1], plan)
     assert batch.pairing.pairs == 20 and not any(batch.pairing.waiting)
@@ -583,7 +583,7 @@ def test_a_billion_games_start_in_constant_memory(hanamikoji, workers):
 def test_a_billion_games_compared_start_in_constant_memory(hanamikoji):
     plan = Plan(players=2, seats=("random", "random"), seed=5)
     sources = [Source.of(hanamikoji, str(HANAMIKOJI)),
-               Source(str(HANAMIKOJI), {"first_player": "seat_1"})]
+               Source(str(HANAMIKOJI), {"first_player": "P0"})]
     batch, peak = peak_bytes(lambda: parallel.run(
         sources, plan, BILLION, loaded=[hanamikoji, sources[1].load()],
         progress=interrupt_after(4)))

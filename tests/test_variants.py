@@ -85,8 +85,8 @@ def test_shipped_variants_validate(path, capsys):
 
 def test_hanamikoji_variant_files_switch_the_spec_decisions():
     """HK-D1 and HK-D3 as variant files."""
-    seat = load_rulebook(SHIPPED / "hanamikoji-seat-1-starts.rules")
-    assert seat.options["first_player"] == "seat_1"
+    seat = load_rulebook(SHIPPED / "hanamikoji-p0-starts.rules")
+    assert seat.options["first_player"] == "P0"
     assert all(seat.to_move(seat.new_game(players=2, seed=k)) == (0,) for k in range(10))
     reveal = load_rulebook(SHIPPED / "hanamikoji-reveal-trade-off.rules")
     assert reveal.options["reveal_trade_off_at_round_end"] is True

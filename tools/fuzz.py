@@ -589,7 +589,7 @@ def data_path(text, rng, case):
 
 def self_variant(text, rng, case):
     """A variant of itself, of another variant, or of a data file."""
-    target = rng.choice((CASE, f"../variants/{CASE}", "./" + CASE, "hanamikoji-seat-1-starts.rules",
+    target = rng.choice((CASE, f"../variants/{CASE}", "./" + CASE, "hanamikoji-p0-starts.rules",
                          "../lanterns.yaml", f"{DIR_MARK}/variants/{CASE}"))
     line = f'variant of "{target}"'
     found = PATH.search(text)

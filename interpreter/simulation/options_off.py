@@ -4,7 +4,7 @@ that never ran.
 
 A branch of an `if` is off when its condition is a constant for these
 options (`if reveal_trade_off_at_round_end` with the option no, `if
-first_player == random` with `seat_1`: the other branch), and the same
+first_player == random` with `P0`: the other branch), and the same
 condition is no constant once one of the options it reads is not known: it
 is that option's doing, not a `by players` table's nor a literal's. The
 compiler's own folding decides what is constant (`FormulaChecker`: options,

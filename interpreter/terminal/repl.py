@@ -4,8 +4,9 @@ It shows the deciding player what that player may see (`game.view`) on one
 compact screen — every other player's last action, the table, the legal
 actions — and reads a number, an action's text or a command (`undo`, `log`,
 `save FILE`, `load FILE`, `board`, `hand`, `show NAME`, `table`, `rules`,
-`help`, `quit`). The details the compact screen leaves out come on request
-(`board`, `hand`, `show NAME`, `table full`) without redrawing the table.
+`help`, `quit`). The details the compact screen leaves out come on
+request (`board`, `hand`, `show NAME`, `table full`) without redrawing the
+table, and the player rules (`rules`) a screenful at a time.
 A list of legal actions too long for the screen is chosen step by step
 (`choosing`): the action's name, then each parameter's value, each from a
 short list on screen, until one action is left, which is played. The game
@@ -15,14 +16,18 @@ actions so far, which gives undo, the log and saves for free.
 Hot-seat play: when the device passes from one human to another the screen
 and the terminal's scrollback are cleared and the next player must press
 Enter before their private view is shown, so one player's hidden cards are
-never on screen while another is to move.
+never on screen while another is to move. `undo` takes back only the asking
+player's own moves (with the AI moves after them); the player who has just
+moved may still type it at the hand-over prompt.
 
 No input loses a game: `quit`, Ctrl-C and the end of input (Ctrl-D) offer to
 save first (Enter saves to a file named after the game and seed), and save
-there when nobody can answer; `load` and `new` keep the game they replace
-in its file first. No input crashes the table either: a refused line gets
-its error code, and an unexpected error saves the game, is reported, and
-the session goes on. At the end the table offers the log, a save, a new
+there when nobody can answer; `new` asks the same before it replaces a
+finished game, and `load` keeps the game it replaces in its file first. An
+answer that names no file (a shell command typed there) is refused and
+asked again (`savefile.file_name`). No input crashes the table either: a
+refused line gets its error code, and an unexpected error saves the game,
+is reported, and the session goes on. At the end the table offers the log, a save, a new
 game or quit. Seats given to an AI play at once. Input and output are
 injected (an input function and a rich Console) so tests can drive whole
 sessions.
@@ -43,6 +48,7 @@ from rich.columns import Columns
 from rich.console import Console, Group
 from rich.text import Text
 from rich.markdown import Markdown
+from rich.segment import SegmentLines
 
 from ..errors import ActionError, CommandError, RulebookError, SaveError, UnknownAction
 from ..errors import did_you_mean
@@ -55,11 +61,13 @@ from .choosing import Choice
 from .render import (BUDGET, TableView, action_forms, boards, component_table, detail_names,
                      guarded, own_zones, piece_names, player_label, zone_details)
 from .rules import rules_text
-from .savefile import SAVE_FORMAT, SAVE_VERSION, SEEDS, read_save, same_file
+from .savefile import SAVE_FORMAT, SAVE_VERSION, SEEDS, file_name, read_save, same_file
 
 SCREEN = 45                     # lines of the terminal a screen is made for
 LOG_ROWS = 36                   # rows of the log a screen shows, in columns
 MAX_FAILURES = 3                # unexpected errors in a row, with no input between, end a session
+ASKS = 3                        # answers naming no file at `save to>` before the default is taken
+MORE = "-- more (Enter: next page, q: stop) -- "
 
 HELP = """\
 Type the number of a legal action, or its text as listed after the number.
@@ -74,20 +82,22 @@ Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the
   hand        your own zones in full, with your pieces drawn
   show NAME   one zone (each player's), one table of components or one board, in full
   table       the table again (after board, hand, show or help); 'table full': every detail
-  undo        take back everything since your previous decision (AI moves included)
+  undo        take back your last move, with the AI moves made after it (in hot-seat
+              play, only while no other player has moved since)
   log         the actions so far, as you may see them (a hidden one in full once it
               is revealed to you); the latest that fit the screen, 'log all' for all
-  save FILE   write the game to FILE (JSON)
+  save FILE   write the game to FILE (JSON; a name with spaces in quotes: 'my game.json')
   load FILE   continue a game saved with 'save' (or start with: rulebook play --load FILE)
-  rules       the rules of the game, for players
+  rules       the rules of the game, for players, a screenful at a time
+              (Enter: the next one; q: stop)
   help        this text
   quit        leave the game (offers to save it first)"""
 
 END_HELP = """The game is over. Commands:
   log         the actions of the game ('log all': every one)
   board       every board in full; show NAME: one zone, table or board; table: the end again
-  save FILE   write the game to FILE (JSON)
-  new         a new game with the same players and the next seed
+  save FILE   write the game to FILE (JSON; a name with spaces in quotes: 'my game.json')
+  new         a new game with the same players and the next seed (asks to save this one)
   quit        leave"""
 
 # what erases a terminal's scrollback (the visible screen is rich's clear)
@@ -195,7 +205,8 @@ class Repl:
         if player in self.ai:
             self.ai_move(player)
             return
-        self.hand_over(player)
+        if not self.hand_over(player):
+            return
         if self.stale:
             self.show(player)
         chosen = f" {self.choice.prompt_text()}" if self.choice is not None else ""
@@ -211,7 +222,7 @@ class Repl:
             word, _, rest = self.read("game over> ").strip().partition(" ")
             word = word.lower().lstrip(":")
             if word == "new":
-                if self.attempt(self.keep, "a new game"):
+                if self.attempt(self.keep_asking):
                     self.new_game(self.seed + 1)
                     return
                 continue
@@ -270,33 +281,52 @@ class Repl:
 
     def leave(self, why: str) -> None:
         """Ends the session; a game with moves not yet saved is saved first,
-        where the player says (Enter: the default file; 'no': not at all)
-        or, when nobody can answer, in the default file."""
+        where the player says (`ask_where`) or, when that file cannot be
+        written, in the default file."""
         if not self.unsaved():
             raise Quit
         default = self.default_save_path()
         self.say(f"{why}. Save the game before leaving? Enter saves to {default}; "
                  f"or type a file name, or 'no'.")
-        try:
-            answer = self.input_fn("save to> ").strip()
-        except (EOFError, KeyboardInterrupt):
-            self.say("")
-            answer = ""
-        if answer.lower() in ("no", "n"):
+        path = self.ask_where(default)
+        if path is None:
             raise Quit
         try:
-            self.save(answer or default)
+            self.write(path)
         except SaveError as err:
             self.error(err)
-            if not answer:
+            if path == default:
                 raise Quit from None
             try:
-                self.save(default)
+                self.write(default)
             except SaveError as again:
                 self.error(again)
                 raise Quit from None
         self.say(f"Resume with: rulebook play --load {quoted(self.save_path)}")
         raise Quit
+
+    def ask_where(self, default: str) -> Optional[str]:
+        """The file to save to, asked at `save to>`: `default` on Enter,
+        None on 'no', else the file the answer names (`file_name`). An
+        answer that names no file is refused and asked again; after ASKS of
+        them, and when nobody can answer (the end of input, Ctrl-C), the
+        default."""
+        for _ in range(ASKS):
+            try:
+                answer = self.input_fn("save to> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.say("")
+                return default
+            if answer.strip("'\"").lower() in ("no", "n"):
+                return None
+            if not answer:
+                return default
+            try:
+                return file_name(answer)
+            except CommandError as err:
+                self.error(err)
+        self.say(f"No file name after {ASKS} answers: the game goes to {default}.")
+        return default
 
     def keep(self, why: str, instead_of: Optional[str] = None) -> None:
         """Before `why` replaces the game: moves not yet saved go to its file
@@ -308,17 +338,35 @@ class Repl:
                 self.save_path, instead_of):
             self.save_path = None
         try:
-            self.save(self.default_save_path())
+            self.write(self.default_save_path())
         except SaveError as err:
             raise SaveError(f"{err.message}; the game is not replaced by {why}", code=err.code,
                             hint="save it elsewhere first: save FILE") from None
         self.say(f"The game so far is kept: rulebook play --load {quoted(self.save_path)}")
 
+    def keep_asking(self) -> None:
+        """Before a new game replaces the finished one: moves not yet saved
+        go where the player says (`ask_where`), or nowhere on 'no'. A
+        SaveError when that fails: the game stays."""
+        if not self.unsaved():
+            return
+        default = self.default_save_path()
+        self.say(f"Save this game before a new one? Enter saves to {default}; "
+                 f"or type a file name, or 'no'.")
+        path = self.ask_where(default)
+        if path is None:
+            return
+        try:
+            self.write(path)
+        except SaveError as err:
+            raise SaveError(f"{err.message}; the game is not replaced by a new game",
+                            code=err.code, hint="save it elsewhere first: save FILE") from None
+
     def rescue(self, error: Optional[BaseException]) -> None:
         """After an unexpected error: the game so far goes to its file, which
         the report names; a rule error of the rulebook keeps its code."""
         try:
-            self.save(self.default_save_path())
+            self.write(self.default_save_path())
             kept = f"the game so far is saved: rulebook play --load {quoted(self.save_path)}"
         except Exception:  # noqa: BLE001 - the error being reported matters more
             kept = "the game could not be saved"
@@ -488,19 +536,32 @@ class Repl:
                 self.say(line)
 
     # -- what is on screen ----------------------------------------------------
-    def hand_over(self, player: int) -> None:
-        """Hides the screen and waits for `player` when the device changes hands."""
+    def hand_over(self, player: int) -> bool:
+        """Hides the screen and waits for `player` when the device changes
+        hands: whether it did. The player who just moved, still at the
+        device, may type `undo` there instead (False: the move is taken back,
+        and the next decision is that player's again)."""
         if self.shown_to == player:
-            return
+            return True
         if len(self.humans) > 1:
             self.console.clear()
             if self.console.is_terminal:
                 self.console.file.write(CLEAR_SCROLLBACK)
-            self.say(f"Pass the device to {player_label(player)}, press Enter")
-            if self.read("").strip().lower().lstrip(":") in ("quit", "exit"):
-                self.leave("Leaving")
+            last = self.shown_to
+            if last is not None and any(a.player == last for a in self.actions):
+                self.say(f"{player_label(last)}: 'undo' takes back your move.")
+            while True:
+                self.say(f"Pass the device to {player_label(player)}, press Enter")
+                answer = self.read("").strip().lower().lstrip(":")
+                if answer in ("quit", "exit"):
+                    self.leave("Leaving")
+                if answer != "undo" or last is None:
+                    break
+                if self.attempt(self.undo, ""):
+                    return False
         self.shown_to = player
         self.stale = True
+        return True
 
     def show(self, player: int) -> None:
         actions = self.game.legal_actions(self.state, player)
@@ -572,9 +633,26 @@ class Repl:
         self.leave("Leaving")
 
     def rules(self, _arg: str) -> None:
-        """The rules for players (terminal/rules.py); the game's view comes back after."""
-        self.console.print(Markdown(rules_text(self.rulebook, self.library)))
+        """The rules for players (terminal/rules.py), a screenful at a time;
+        the game's view comes back after."""
         self.stale = True
+        self.page(Markdown(rules_text(self.rulebook, self.library)))
+
+    def page(self, renderable) -> None:
+        """`renderable`, a screenful (the console's height less the prompt's
+        line) at a time: Enter shows the next one; anything else typed, the
+        end of input or Ctrl-C stops, and the game goes on."""
+        lines = self.console.render_lines(renderable, pad=False)
+        size = max(5, self.console.height - 1)
+        for start in range(0, len(lines), size):
+            if start:
+                try:
+                    if self.input_fn(MORE).strip():
+                        return
+                except (EOFError, KeyboardInterrupt):
+                    self.say("")
+                    return
+            self.console.print(SegmentLines(lines[start:start + size], new_lines=True), end="")
 
     # -- details on request: printed under the table, which stays as it was -----
     def seen(self) -> tuple:
@@ -647,16 +725,36 @@ class Repl:
             self.stale = True
 
     def undo(self, _arg: str) -> None:
-        """Back to the latest earlier state where a human decided."""
-        for k in range(len(self.states) - 2, -1, -1):
-            deciders = self.game.to_move(self.states[k])
-            if deciders and deciders[0] not in self.ai:
-                del self.states[k + 1:]
-                del self.actions[k:]
-                self.stale = True
-                self.say(f"Undone: back to {player_label(deciders[0])}'s decision.")
-                return
-        raise CommandError("nothing to undo")
+        """Takes back the asking player's last move with the AI moves made
+        after it. Refused when another human has moved since: in hot-seat
+        play each takes back only their own moves."""
+        asker = self.shown_to if self.shown_to is not None else self.decider(self.state)
+        start = max((k for k, a in enumerate(self.actions) if a.player == asker), default=None)
+        humans = [a.player for a in self.actions[start or 0:]
+                  if a.player != asker and a.player not in self.ai]
+        if humans:
+            movers = list(dict.fromkeys(reversed(humans)))      # the latest first
+            who = " and ".join(player_label(p) for p in reversed(movers))
+            raise CommandError(
+                f"{who} {'has' if len(movers) == 1 else 'have'} moved since; only "
+                f"{player_label(movers[0])} can take that back",
+                code="command/not-your-move",
+                hint="a move is taken back by its player: 'undo' at their prompt, or "
+                     "before they pass the device on")
+        if start is None:
+            raise CommandError("nothing to undo",
+                               hint=f"{player_label(asker)} has made no move yet")
+        texts = self.game.log(self.states, self.actions, asker)[start:]
+        others: dict = {}           # an AI's moves after the asker's, by player
+        for action, text in zip(self.actions[start + 1:], texts[1:]):
+            others.setdefault(action.player, []).append(text)
+        also = "; ".join(f"{player_label(p)}'s move{'s' if len(t) > 1 else ''}: {' · '.join(t)}"
+                         for p, t in others.items())
+        del self.states[start + 1:]
+        del self.actions[start:]
+        self.stale = True
+        self.say(f"{player_label(asker)} takes back: {texts[0]}"
+                 + (f" (and {also})" if also else ""))
 
     def log(self, arg: str) -> None:
         """The actions so far as the player at the device may read them now
@@ -684,11 +782,15 @@ class Repl:
         self.console.print(Columns([Text(i) for i in items], column_first=True,
                                    padding=(0, 2)))
 
-    def save(self, path: str) -> None:
+    def save(self, arg: str) -> None:
+        """`save FILE`: the game to the file FILE names (`file_name`)."""
+        if not arg:
+            raise CommandError("save needs a file name", hint="save FILE")
+        self.write(file_name(arg))
+
+    def write(self, path: str) -> None:
         """Writes the game to `path`: the seed and the history that replays
         it, and the state it reached (see the module's docstring)."""
-        if not path:
-            raise CommandError("save needs a file name", hint="save FILE")
         data = {"format": SAVE_FORMAT, "version": SAVE_VERSION,
                 "rulebook": self.rulebook, "game": self.game.name,
                 "options": self.game.options, "players": self.players,
@@ -715,6 +817,7 @@ class Repl:
         read and replayed; the game it replaces is kept in its file first."""
         if not path:
             raise CommandError("load needs a file name", hint="load FILE")
+        path = file_name(path)
         states, actions, data = read_save(self.game, path)
         self.keep(f"'{shown(path, 200)}'", instead_of=path)
         self.restore(path, states, actions, data)

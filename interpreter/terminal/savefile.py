@@ -20,7 +20,7 @@ import stat
 from typing import Optional
 
 from ..ai.players import KINDS as AI_KINDS
-from ..errors import RulebookError, SaveError, SaveMismatch
+from ..errors import CommandError, RulebookError, SaveError, SaveMismatch
 from ..game.load import library_rulebook
 from ..game.options import option_text
 from ..runtime.saved import shown
@@ -57,6 +57,38 @@ def ai_problem(seat: Optional[int], kind, players: int) -> Optional[str]:
     if type(kind) is not str or kind not in AI_KINDS:
         return f"is given an unknown AI '{shown(kind)}' (known: {', '.join(AI_KINDS)})"
     return None
+
+
+def file_name(text: str) -> str:
+    """The file a name typed at the table names (`save FILE`, `load FILE`,
+    the `save to>` question), or CommandError command/not-a-file-name for
+    text that names no file: one word, not starting with '-' as an option
+    does, or any text between quotes ('my game.json'); never a control
+    character, never a folder. A shell command typed there by mistake
+    (`rulebook play GAME --ai 1=random`) is so refused, not written."""
+    name = text.strip()
+    quoted = len(name) >= 2 and name[0] == name[-1] and name[0] in "'\""
+    if quoted:
+        name = name[1:-1]
+    words = name.split()
+    example = "a name such as game.json; a name with spaces goes in quotes: 'my game.json'"
+    if not name:
+        why, hint = "it is empty", example
+    elif not name.isprintable():
+        why, hint = "it has a control character", example
+    elif not quoted and len(words) > 1:
+        option = next((w for w in words if w.startswith("-")), None)
+        why = (f"it looks like a command ('{shown(option, 40)}')" if option else
+               f"it is {len(words)} words")
+        hint = example
+    elif not quoted and name.startswith("-"):
+        why, hint = "it starts with '-', as an option does", f"a file of that name: ./{name}"
+    elif name.endswith(("/", os.sep)) or os.path.isdir(name):
+        why, hint = "it is a folder", f"a file in it: {os.path.join(name, 'game.json')}"
+    else:
+        return name
+    raise CommandError(f"'{shown(text, 200)}' is not a file name: {why}",
+                       code="command/not-a-file-name", hint=hint)
 
 
 def _normal(value):

@@ -112,8 +112,8 @@ def test_the_game_type_follows_the_rulebook():
 
 
 def test_options_travel_in_the_game_string():
-    game = openspiel.load_game("hanamikoji", options="first_player=seat_1")
-    assert game.rules.game.options["first_player"] == "seat_1"
+    game = openspiel.load_game("hanamikoji", options="first_player=P0")
+    assert game.rules.game.options["first_player"] == "P0"
     again = pyspiel.load_game(str(game))
     assert again.rules is game.rules
 

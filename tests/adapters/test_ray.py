@@ -82,8 +82,8 @@ def test_two_workers_on_ray_give_the_report_of_one_local_worker(tmp_path, capsys
 def test_the_records_of_each_game_are_those_of_one_local_worker():
     """Per game, not only in sum: a searching AI (one game a chunk) and a
     rulebook with options (its IR travels, not the file)."""
-    game = load_rulebook("hanamikoji", options={"first_player": "seat_1"})
-    source = Source.of(game, "hanamikoji", {"first_player": "seat_1"})
+    game = load_rulebook("hanamikoji", options={"first_player": "P0"})
+    source = Source.of(game, "hanamikoji", {"first_player": "P0"})
     plan = Plan(players=2, seats=("greedy", "ismcts"), seed=40, iterations=8)
     local = parallel.run([source], plan, 12, loaded=[game], keep_records=True)
     remote = parallel.run([source], plan, 12, workers=2, backend="ray", keep_records=True)
@@ -93,7 +93,7 @@ def test_the_records_of_each_game_are_those_of_one_local_worker():
 
 
 def test_compare_on_ray_pairs_the_same_games(tmp_path, capsys):
-    argv = ["compare", "hanamikoji", "hanamikoji", "--variant-option", "first_player=seat_1",
+    argv = ["compare", "hanamikoji", "hanamikoji", "--variant-option", "first_player=P0",
             "--games", "120", "--seed", "3"]
     local = run_cli_json(tmp_path, "local", *argv, "--workers", "1")
     remote = run_cli_json(tmp_path, "ray", *argv, "--backend", "ray")
