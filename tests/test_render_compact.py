@@ -19,6 +19,7 @@ from rich.text import Text
 
 from interpreter import load_rulebook
 from interpreter.terminal import render
+from interpreter.terminal.choosing import Parameter, parameters
 from interpreter.terminal.render import BUDGET, TableView, render_to_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +29,7 @@ EVERY = 6             # steps between two screens measured
 
 
 def forms(game) -> dict:
-    return {a["name"]: [p["name"] for p in a.get("params") or ()] for a in game.ir["actions"]}
+    return parameters(game.ir)
 
 
 def lines(text: str) -> int:
@@ -145,20 +146,20 @@ def test_the_viewers_pieces_are_drawn_under_their_zone_where_there_is_room(monke
 
 def test_a_long_list_is_offered_step_by_step_on_the_screen():
     actions = [f"put {t}, ({x},0), {r}" for t in "ABCD" for x in range(4) for r in range(2)]
-    view = TableView(VIEW, actions + ["pass"], {"put": ["tile", "at", "turns"]})
+    view = TableView(VIEW, actions + ["pass"], {"put": (Parameter("tile"), Parameter("at"), Parameter("turns"))})
     text = render_to_text(view, WIDTH)
     assert view.stepwise is True
     assert "Legal actions (33), step by step" in text
-    assert "1. put" in text and "TILE (4 values) · AT (4 cells) · TURNS (2 values)" in text
+    assert "1. put" in text and "tile (4 values) · at (4 cells) · turns (2 values)" in text
     assert "2. pass" in text
 
 
 def test_a_list_that_leaves_no_room_is_offered_step_by_step():
     actions = [f"put {t}, ({x},0)" for t in "AB" for x in range(6)]
-    roomy = TableView(VIEW, actions, {"put": ["tile", "at"]})
+    roomy = TableView(VIEW, actions, {"put": (Parameter("tile"), Parameter("at"))})
     render_to_text(roomy, WIDTH)
     assert roomy.stepwise is False
-    tight = TableView(VIEW, actions, {"put": ["tile", "at"]}, budget=10)
+    tight = TableView(VIEW, actions, {"put": (Parameter("tile"), Parameter("at"))}, budget=10)
     text = render_to_text(tight, WIDTH)
     assert tight.stepwise is True and "step by step" in text
 

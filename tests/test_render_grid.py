@@ -19,6 +19,7 @@ from rich.console import Console
 
 from interpreter import load_rulebook
 from interpreter.stdlib.grid import turned
+from interpreter.terminal.choosing import parameters
 from interpreter.terminal.render import TableView, component_tables, legal_cells, render_to_text
 from interpreter.terminal.render_boards import GridView
 
@@ -212,8 +213,8 @@ def test_placements_are_chosen_step_by_step(lanterns):
     player = lanterns.to_move(state)[0]
     actions = [str(a) for a in lanterns.legal_actions(state, player)]
     out = render_to_text(TableView(lanterns.view(state, player), actions,
-                                   {"place": ["tile", "at", "turns"]}), WIDTH)
-    assert f"Legal actions ({len(actions)}), step by step: place … — choose TILE" in out
+                                   parameters(lanterns.ir)), WIDTH)
+    assert f"Legal actions ({len(actions)}), step by step: place … — choose a tile" in out
     assert not re.search(r"^ +1\. place", out, re.M)       # no numbered list of placements
     assert len(out.splitlines()) <= 40
 

@@ -16,14 +16,15 @@ import pytest
 from rich.console import Console
 
 from interpreter.terminal.render import zone_contents, TableView, render_to_text, value_text
+from interpreter.terminal.choosing import parameters
 from interpreter.terminal.repl import Repl
 
 WIDTH = 100
 SEED = 7
 # Hanamikoji's first decision offers over a hundred actions, chosen step by
 # step: option 1 (its first action's name), then option 1 (its first card)
-# play the first legal action.
-FIRST = ["1", "1"]
+# lead to the first legal action, which Enter confirms.
+FIRST = ["1", "1", ""]
 
 
 # the saves a session makes when its input ends with moves unsaved
@@ -72,7 +73,7 @@ def vs_ai(game, seed=SEED):
 
 
 def forms(game) -> dict:
-    return {a["name"]: [p["name"] for p in a.get("params") or ()] for a in game.ir["actions"]}
+    return parameters(game.ir)
 
 
 def screen(game, state, player) -> str:
@@ -143,7 +144,7 @@ def test_log_hides_the_other_players_hidden_action(game):
 
 def test_save_then_load_restores_the_same_game(game, tmp_path):
     path = tmp_path / "game.json"
-    session = Session(game, ["1", f"save {path}", "1", "1", f"load {path}"],
+    session = Session(game, ["1", f"save {path}", "1", "", "1", f"load {path}"],
                       ai=vs_ai(game))
     out = session.run()
     assert f"Saved to {path}." in out and f"Loaded {path}" in out
@@ -217,8 +218,24 @@ def test_ai_moves_are_printed_as_the_human_may_see_them(game):
         assert f"(AI) plays: {action.text_for(human)}\n" in out
 
 
+class Ones(Session):
+    """Types the first option at every step and confirms the action it leads
+    to; at the end, quits without saving."""
+
+    def __init__(self, game, reads, **kw):
+        super().__init__(game, [], **kw)
+        self.reads = reads
+
+    def read(self, prompt):
+        answers = {"game over> ": "quit", "save to> ": "no"}
+        self.lines = [] if self.reads == 0 else [
+            answers.get(prompt) or ("yes" if prompt.endswith("?> ") else "1")]
+        self.reads -= 1
+        return super().read(prompt)
+
+
 def test_a_game_played_to_the_end_prints_the_outcome(game):
-    session = Session(game, ["1"] * 400, ai=vs_ai(game))
+    session = Ones(game, 600, ai=vs_ai(game))
     out = session.run()
     outcome = game.outcome(session.repl.state)
     assert outcome is not None
@@ -308,7 +325,7 @@ def test_lanterns_draws_the_lake_and_takes_a_typed_placement(lanterns):
     assert "lake · north at the top" in out
     assert "· (1,0)" in out and "· (0,-1)" in out          # where a tile may go
     # dozens of placements: chosen step by step, the tile first; typed whole, played
-    assert f"Legal actions ({len(legal)}), step by step: place … — choose TILE" in out
+    assert f"Legal actions ({len(legal)}), step by step: place … — choose a tile" in out
     assert "Type place TILE, AT, TURNS" in out.split("quit        leave the game")[1]   # help
     assert [str(a) for a in session.repl.actions[:1]] == [typed.replace(",  ", ", ")]
 

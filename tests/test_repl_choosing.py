@@ -2,8 +2,9 @@
 (issue: "a screen that fits"): the screen names each action with what its
 parameters may be; a number, a name or the start of an action's text
 narrows the list, a parameter at a time, until one action is left, which
-is played. `back` goes back a step, an empty line leaves the choice, a
-value not on the list is refused with a code and a hint and loses
+Enter plays (tests/test_choosing_sets.py has the confirmation and the sets
+chosen in any order). `back` goes back a step, an empty line leaves the
+choice, a value not on the list is refused with a code and a hint and loses
 nothing, and a whole action typed at any step is played at once. A short
 list stays a numbered list (tests/test_repl.py).
 
@@ -16,13 +17,13 @@ from __future__ import annotations
 import pytest
 
 from interpreter.errors import ActionError, UnknownAction
-from interpreter.terminal.choosing import Choice, step_by_step
+from interpreter.terminal.choosing import Choice, Parameter, step_by_step
 from interpreter.terminal.render import render_to_text
 
 from tests.test_repl import Session, forms, start
 
 PUT = [f"put {t}, ({x},0), {r}" for t in "AB" for x in range(3) for r in range(2)] + ["pass"]
-SHAPES = {"put": ["tile", "at", "turns"]}
+SHAPES = {"put": (Parameter("tile"), Parameter("at"), Parameter("turns"))}
 
 
 def labels(choice) -> list:
@@ -32,7 +33,7 @@ def labels(choice) -> list:
 def test_the_first_step_names_each_action_with_its_parameters():
     choice = Choice.start(PUT, SHAPES)
     assert labels(choice) == ["put", "pass"]
-    assert choice.options()[0].about == "TILE (2 values) · AT (3 cells) · TURNS (2 values)"
+    assert choice.options()[0].about == "tile (2 values) · at (3 cells) · turns (2 values)"
     text = render_to_text(choice, 100)
     assert text.startswith(f"Legal actions ({len(PUT)}), step by step:")
     assert "  1. put" in text and "  2. pass" in text
@@ -40,10 +41,10 @@ def test_the_first_step_names_each_action_with_its_parameters():
 
 def test_each_step_narrows_by_a_number_or_a_value_and_the_last_names_one_action():
     choice = Choice.start(PUT, SHAPES).narrow("1")                 # put
-    assert (choice.parameter(), labels(choice)) == ("TILE", ["A", "B"])
+    assert (choice.parameter(), labels(choice)) == ("tile", ["A", "B"])
     choice = choice.narrow("b")                                    # case is ignored
     assert choice.prompt_text() == "put B, …"
-    assert (choice.parameter(), labels(choice)) == ("AT", ["(0,0)", "(1,0)", "(2,0)"])
+    assert (choice.parameter(), labels(choice)) == ("at", ["(0,0)", "(1,0)", "(2,0)"])
     choice = choice.narrow("( 1, 0 )")                            # a cell, spaced
     assert labels(choice) == ["0", "1"] and not choice.numbered()   # numbers typed as they are
     assert choice.narrow("1").done == "put B, (1,0), 1"             # the value 1, not the first
@@ -81,15 +82,15 @@ def test_a_refusal_has_a_code_and_lists_the_choices():
     assert "choose 1 to 2" in err.value.hint
 
 
-def test_sets_of_many_words_are_chosen_a_word_at_a_time():
+def test_values_of_many_words_that_are_no_set_are_chosen_a_word_at_a_time_in_order():
     cards = "C1 C2 C3 C4 C5 C6".split()
     gifts = [f"give {a} {b} {c}" for i, a in enumerate(cards) for j, b in enumerate(cards)
              if j > i for c in cards[j + 1:]]
-    choice = Choice.start(gifts, {"give": ["cards"]})
-    assert len(gifts) == 20 and choice.parameter() == "the first word of CARDS"
+    choice = Choice.start(gifts, {"give": (Parameter("cards"),)})
+    assert len(gifts) == 20 and choice.parameter() == "the first word of cards"
     assert labels(choice) == ["C1", "C2", "C3", "C4"]
     choice = choice.narrow("C2")
-    assert choice.parameter() == "the next word of CARDS" and labels(choice) == ["C3", "C4", "C5"]
+    assert choice.parameter() == "the next word of cards" and labels(choice) == ["C3", "C4", "C5"]
     assert choice.narrow("2").narrow("1").done == "give C2 C4 C5"
 
 
@@ -119,9 +120,9 @@ def test_the_screen_offers_the_names_and_a_number_narrows_to_one(game):
     session = Session(game, ["", str(number)])
     out = session.run()
     assert f"Legal actions ({len(legal)}), step by step" in out
-    assert f"  {number}. gift" in out and "CARDS (" in out
+    assert f"  {number}. gift" in out and "cards to offer (" in out     # the label
     assert f"P{player} gift …> " in out                  # the prompt says what is chosen
-    assert "gift … — " in out and "choose the first word of CARDS" in out
+    assert "gift … — " in out and "choose cards to offer, one at a time, in any order" in out
     assert session.repl.actions == []
 
 
@@ -129,10 +130,10 @@ def test_numbers_all_the_way_play_the_action_they_lead_to_and_say_it(game):
     state, player, legal = start(game)
     names = list(dict.fromkeys(a.name for a in legal))
     gift = first_of(legal, "gift")
-    session = Session(game, ["", str(names.index("gift") + 1), "1", "1", "1"])
+    session = Session(game, ["", str(names.index("gift") + 1), "1", "1", "1", ""])
     out = session.run()
     assert [str(a) for a in session.repl.actions] == [gift[0]]
-    assert f"P{player} plays: {gift[0]}" in out
+    assert f"P{player} play {gift[0]}?> \nP{player} plays: {gift[0]}" in out
 
 
 def test_back_goes_a_step_back_and_an_empty_line_leaves_the_choice(game):
@@ -197,7 +198,8 @@ def test_choosing_prints_no_new_table(game):
 
 def test_the_forms_name_the_parameters(game):
     state, player, legal = start(game)
-    assert forms(game)["gift"] == ["cards"]
+    assert forms(game)["gift"] == (Parameter("cards", "cards to offer", many=True),)
+    assert forms(game)["competition"] == (Parameter("pairs", "pairs to offer"),)   # groups: no set
     choice = Choice.start([str(a) for a in legal], forms(game)).narrow("gift")
-    assert "CARDS" in choice.parameter()
+    assert "cards to offer" in choice.parameter()
     assert isinstance(choice.refusal("x"), ActionError)

@@ -173,7 +173,9 @@ def test_the_end_offers_log_save_new_game_and_quit(game, tmp_path):
     start = game.new_game(players=2, seed=SEED)
     me = game.to_move(start)[0]
     saved = tmp_path / "finished.json"
-    lines = ["1"] * 150    # plays to the end against the AI, step by step; extra 1s are refused
+    # plays to the end against the AI, step by step, each action confirmed; a 'yes'
+    # where nothing is to confirm, and the extra lines after the end, are refused
+    lines = ["1", "1", "yes"] * 100
     repl, out, code = session(game, lines + ["log", f"save {saved}", "new", "quit"], tmp_path,
                               ai={1 - me: "random"})
     assert "Game over." in out and "game over> log" in out

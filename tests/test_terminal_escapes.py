@@ -26,7 +26,7 @@ from rich.text import Text
 from interpreter import load_rulebook
 from interpreter.printable import printable, printable_data, printable_json
 from interpreter.terminal import cli
-from interpreter.terminal.choosing import Choice
+from interpreter.terminal.choosing import Choice, Parameter
 from interpreter.terminal.render import OutcomeView, TableView, guarded, render_to_text
 from interpreter.terminal.repl import Repl
 
@@ -119,7 +119,7 @@ def test_a_guarded_console_escapes_text_and_keeps_its_own_colours():
 
 LINES = ["table full", "show card", "show deck", "hand", "board", "log", "rules", "help",
          "nope\x1b[31m", f"show {CLIPBOARD}", "load /no/such\x1b[31m.json",
-         "1", "1", "log", "1", "log all", "table", "quit", "no"]
+         "1", "1", "", "log", "1", "log all", "table", "quit", "no"]
 
 
 def session(rulebook, tmp_path, colour: bool = False) -> str:
@@ -194,7 +194,7 @@ def test_the_screen_escapes_its_texts_itself_on_any_console(rulebook):
     game = load_rulebook(str(rulebook))
     state = game.new_game(players=2, seed=1)
     actions = [str(a) for a in game.legal_actions(state, 0)]
-    choice = Choice.start(actions, {"w": ["w"]}).narrow("1")
+    choice = Choice.start(actions, {"w": (Parameter("w"),)}).narrow("1")
     while not game.outcome(state):
         player = game.to_move(state)[0]
         state = game.apply(state, game.legal_actions(state, player)[0])

@@ -821,8 +821,13 @@ def _neg(t):
 
 
 def _without_spans(node):
+    """The IR as the fingerprint reads it: without places in the file, nor
+    the labels of actions' parameters, which change only what a player is
+    asked (a save stays good when a rulebook words its prompts better)."""
     if isinstance(node, dict):
-        return {k: _without_spans(v) for k, v in node.items() if k != "at" and not k.endswith("_at")}
+        shown_only = ("label",) if node.get("node") == "param" else ()
+        return {k: _without_spans(v) for k, v in node.items()
+                if k != "at" and not k.endswith("_at") and k not in shown_only}
     if isinstance(node, list):
         return [_without_spans(v) for v in node]
     return node

@@ -303,6 +303,7 @@ class Checker(DeclarationChecks, DrawingChecks):
         scope = {"me"}
         for p in a["params"]:
             self.choice(p["choice"], scope, p["name"])
+            self._check_label(p, p["name"], f"{p['name']}: … as \"cards to give\"")
             scope = scope | {p["name"]}
         seen_limit = False
         for opt in a["options"]:
@@ -579,29 +580,29 @@ class Checker(DeclarationChecks, DrawingChecks):
         with self.reading("the formula of who decides"):
             self.expr(s["player"], scope)
         self.choice(s["choice"], scope, s["var"])
-        self._check_label(s)
+        self._check_label(s, s["var"], f"chooses {s['var']} as \"a card to keep\"")
         return s["var"]
 
     def stmt_each_chooses(self, s, scope, ctx):
         with self.reading("the formula of who decides"):
             self.expr(s["players"], scope)
         self.choice(s["choice"], scope | {s["player_var"]}, s["var"])
-        self._check_label(s)
+        self._check_label(s, s["var"], f"chooses {s['var']} as \"a card to keep\"")
         return s["var"]
 
-    def _check_label(self, s):
-        """`chooses NAME as "LABEL"`: the words a player is asked with; there
-        must be some. Braces would read as the values of `announce`, which a
-        label does not fill in."""
+    def _check_label(self, s, name, example):
+        """`chooses NAME as "LABEL"` or a parameter's `NAME: CHOICE as
+        "LABEL"`: the words a player is asked with; there must be some.
+        Braces would read as the values of `announce`, which a label does
+        not fill in."""
         if "label" not in s:
             return
         label = s["label"]
         if not label.strip():
-            self.error(InvalidDeclaration, f"the label of '{s['var']}' is empty", s["label_at"],
-                       hint=f"say what is chosen, 'chooses {s['var']} as \"a card to keep\"', "
-                            f"or leave the label out")
+            self.error(InvalidDeclaration, f"the label of '{name}' is empty", s["label_at"],
+                       hint=f"say what is chosen, '{example}', or leave the label out")
         elif "{" in label or "}" in label:
-            self.error(InvalidDeclaration, f"the label of '{s['var']}' has braces: a label is "
+            self.error(InvalidDeclaration, f"the label of '{name}' has braces: a label is "
                                            f"shown as written", s["label_at"],
                        hint="a label names what is chosen in plain words; only 'announce' "
                             "fills in {values}")

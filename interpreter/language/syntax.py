@@ -215,7 +215,8 @@ def _tie_key(kind, meta, c):
 
 
 def _label(tok) -> dict:
-    """`chooses NAME as "LABEL"`: the label, only where one is written (the
+    """`chooses NAME as "LABEL"` (and a parameter's `NAME: CHOICE as
+    "LABEL"`): the label, only where one is written (the
     IR of a rulebook without labels stays as it was)."""
     return {} if tok is None else {"label": str(tok)[1:-1], "label_at": _tok_at(tok)}
 
@@ -481,7 +482,7 @@ class _ToAst(Transformer):
                 "type_at": _tok_at(kind), **({"list": True} if listed else {})}
 
     def param(self, meta, c):
-        return _node("param", meta, name=str(c[0]), choice=c[1])
+        return _node("param", meta, name=str(c[0]), choice=c[1], **_label(c[2]))
 
     def once_per(self, meta, c):
         return _node("once_per", meta, times=1, scope=str(c[0]), scope_at=_tok_at(c[0]))

@@ -3,14 +3,19 @@
 A long list of legal actions is not printed whole: the screen names each
 action with what its parameters may be, and the player narrows the list one
 step at a time — an action's name, then a value for each parameter (a whole
-value, or one word of it at a time when a value has many possible words,
-such as a set of cards) — by typing a number from the short list on screen,
-a value, or the start of an action's text. What is still possible is plain
-text filtering over the legal actions' texts: nothing here reads the rules,
-and the action finally chosen is parsed by the engine (`game.parse_action`).
-A step that matches nothing is an `UnknownAction` with a hint and changes
-nothing. `Choice` holds one step and renders itself, its texts `printable`
-(the legal actions' texts hold the rulebook's names).
+value, or one word of it at a time when a value has many possible words) —
+by typing a number from the short list on screen, a value, or the start of
+an action's text. A parameter that is a set of pieces (`3 of hand(me)`) is
+chosen a piece at a time in any order: each step offers every piece that
+some action still possible holds besides the pieces picked so far, and the
+action left is the one whose set is the picks. What is still possible is
+plain text filtering over the legal actions' texts: nothing here reads the
+rules beyond the action declarations' parameters (`parameters`: their
+names, labels and which are sets), and the action finally chosen is parsed
+by the engine (`game.parse_action`). A step that matches nothing is an
+`UnknownAction` with a hint and changes nothing. `Choice` holds one step
+and renders itself, its texts `printable` (the legal actions' texts hold
+the rulebook's names); the last step, one action left, asks to confirm it.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from rich.text import Text
 from ..errors import UnknownAction
 from ..printable import printable
 from ..runtime.saved import shown
+from ..runtime.views import natural
 
 PARAMETERS = ", "     # what separates an action's parameters in its text
 SHORT = 12            # so many legal actions are always listed whole
@@ -36,6 +42,31 @@ WHOLE = 12            # a parameter with at most so many values is chosen whole
 WORD = re.compile(r"\([^()]*\)|[^\s,()]+")      # a cell '(x,y)' is one word
 CELL = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
 INTEGER = re.compile(r"-?\d+")
+SETS = ("choose_many", "choose_kinds")      # choices whose value is a set of pieces
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """An action's parameter as the screen asks for it: its name, the
+    rulebook's label for it (`as "LABEL"`), and whether it is a set of
+    pieces, whose text lists them sorted and which is chosen in any order."""
+
+    name: str
+    label: str = ""
+    many: bool = False
+
+    @property
+    def title(self) -> str:
+        """What the player is asked for: the label, else the name made readable."""
+        return self.label or self.name.replace("_", " ")
+
+
+def parameters(ir: dict) -> dict:
+    """Each action's parameters, by the action's name, from the IR."""
+    return {a["name"]: tuple(Parameter(p["name"], p.get("label", ""),
+                                       p["choice"]["node"] in SETS)
+                             for p in a.get("params") or ())
+            for a in ir["actions"]}
 
 
 def split_action(text: str) -> tuple:
@@ -71,17 +102,32 @@ class Entry:
     text: str
     name: str
     args: tuple
-    words: tuple      # ((parameter, word), …)
+    words: tuple      # ((parameter, word), …): a set's pieces in the order picked
+    written: tuple    # the words' keys as `text` has them
 
     @classmethod
     def of(cls, text: str) -> "Entry":
         name, args = split_action(text)
         words = [(-1, name)] + [(i, w) for i, arg in enumerate(args) for w in WORD.findall(arg)]
-        return cls(text, name, args, tuple(words))
+        return cls(text, name, args, tuple(words), tuple(w.lower() for _, w in words))
 
     @property
     def keys(self) -> list:
         return [w.lower() for _, w in self.words]
+
+    def picked(self, d: int, key: str) -> Optional["Entry"]:
+        """This entry with the piece `key` of the set that word `d` is in
+        brought to word `d`; None when the rest of the set lacks it."""
+        if d >= len(self.words):
+            return None
+        i = self.words[d][0]
+        for j in range(d, len(self.words)):
+            if self.words[j][0] != i:
+                break
+            if self.words[j][1].lower() == key:
+                words = self.words[:d] + (self.words[j],) + self.words[d:j] + self.words[j + 1:]
+                return Entry(self.text, self.name, self.args, words, self.written)
+        return None
 
     def starts_arg(self, d: int) -> bool:
         """Whether word `d` is the first of its parameter's value."""
@@ -105,13 +151,11 @@ class Option:
     label: str
     left: tuple
     about: str = ""       # what the parameters of an action's name may be
+    piece: str = ""       # the piece of a set this option picks (its key)
 
 
-def _counted(values: list, what: str = "values") -> str:
-    if len(values) == 1:
-        return values[0]
-    if all(CELL.fullmatch(v) for v in values):
-        what = "cells"
+def _counted(values: list) -> str:
+    what = "cells" if all(CELL.fullmatch(v) for v in values) else "values"
     return f"({len(values)} {what})"
 
 
@@ -122,9 +166,10 @@ class Choice:
     `depth` words, and the options are what may come next."""
 
     entries: tuple
-    forms: dict                    # action name -> its parameters' names
+    forms: dict                    # action name -> its parameters (`Parameter`s)
     left: tuple                    # the indices in `entries` still possible
     previous: Optional["Choice"] = None
+    typed: bool = False            # the action left was typed whole, not chosen step by step
 
     @classmethod
     def start(cls, actions: Sequence[str], forms: Optional[dict] = None) -> "Choice":
@@ -151,20 +196,42 @@ class Choice:
     def first(self) -> Entry:
         return self.entries[self.left[0]]
 
+    def _parameter(self, i: int) -> Optional[Parameter]:
+        params = self.forms.get(self.first.name) or ()
+        return params[i] if 0 <= i < len(params) else None
+
     def parameter(self) -> str:
         """What the next step chooses: an action, a parameter's value (by
-        the name forms give it) or the first or next word of one."""
-        d, entry = self.depth, self.first
+        its label or name), a piece of a set or the first or next word of
+        a value."""
+        d = self.depth
         if d == 0:
             return "an action"
         i = next((i for k in self.left for i, _ in self.entries[k].words[d:d + 1]), 0)
-        params = self.forms.get(entry.name) or ()
-        name = params[i].upper() if i < len(params) else None
+        param = self._parameter(i)
+        name = param.title if param is not None else None
         rest = [self.entries[k] for k in self.left if len(self.entries[k].words) > d]
+        first = all(e.starts_arg(d) for e in rest)
         if self._whole():
             return name or "a value"
-        word = "the first word" if all(e.starts_arg(d) for e in rest) else "the next word"
+        if self._set() is not None:
+            return f"{name}, one at a time, in any order" if first else f"{name}: the next one"
+        word = "the first word" if first else "the next word"
         return f"{word} of {name}" if name else word
+
+    def _set(self) -> Optional[int]:
+        """The parameter whose pieces the next step picks, in any order:
+        a set, not offered whole, that every action still possible goes on
+        with."""
+        d = self.depth
+        rest = [self.entries[k] for k in self.left if len(self.entries[k].words) > d]
+        if not rest or d == 0:
+            return None
+        i = rest[0].words[d][0]
+        param = self._parameter(i)
+        if param is None or not param.many or any(e.words[d][0] != i for e in rest):
+            return None
+        return None if self._whole() else i
 
     def _whole(self) -> bool:
         """Whether the next step takes a parameter's whole value: few
@@ -181,6 +248,8 @@ class Choice:
         groups: dict = {}
         ends = []
         whole = self._whole()
+        if self._set() is not None:
+            return self._pieces()
         for k in self.left:
             e = self.entries[k]
             if len(e.words) <= d:
@@ -194,16 +263,36 @@ class Choice:
                else o for o in out]
         return ends + out
 
+    def _pieces(self) -> list:
+        """The options of a set's next piece: every piece that the rest of
+        some action's set still holds, in the order players read names."""
+        d, i = self.depth, self._set()
+        groups: dict = {}
+        ends = [Option(self.entries[k].text, (k,)) for k in self.left
+                if len(self.entries[k].words) <= d]
+        for k in self.left:
+            e = self.entries[k]
+            for j in range(d, len(e.words)):
+                if e.words[j][0] != i:
+                    break
+                word = e.words[j][1]
+                ks = groups.setdefault(word.lower(), (word, []))[1]
+                if not ks or ks[-1] != k:
+                    ks.append(k)
+        return ends + [Option(word, tuple(ks), piece=key)
+                       for key, (word, ks) in sorted(groups.items(), key=lambda g: natural(g[1][0]))]
+
     def _about(self, left: list) -> str:
-        """'B (5 values) · AT (23 cells)': what the parameters of the
-        actions of one name may be."""
+        """'b (5 values) · at (23 cells) · r: 0': what the parameters of
+        the actions of one name may be."""
         entries = [self.entries[k] for k in left]
         params = self.forms.get(entries[0].name) or ()
         parts = []
         for i in range(max(len(e.args) for e in entries)):
             values = list(dict.fromkeys(e.args[i] for e in entries if len(e.args) > i))
-            name = params[i].upper() if i < len(params) else f"#{i + 1}"
-            parts.append(f"{name} {_counted(values)}")
+            name = params[i].title if i < len(params) else f"#{i + 1}"
+            parts.append(f"{name}: {values[0]}" if len(values) == 1
+                         else f"{name} {_counted(values)}")
         return " · ".join(parts)
 
     def numbered(self) -> bool:
@@ -217,7 +306,38 @@ class Choice:
         if not 1 <= number <= len(options):
             raise UnknownAction(f"there is no choice number {number} here",
                                 hint=f"choose 1 to {len(options)}, or 'back'")
-        return Choice(self.entries, self.forms, options[number - 1].left, self)
+        option = options[number - 1]
+        if option.piece:
+            return self._picked(option.piece)
+        return Choice(self.entries, self.forms, option.left, self)
+
+    def _picked(self, key: str) -> Optional["Choice"]:
+        """The step after picking the piece `key` of a set: the actions whose
+        set holds it besides the pieces picked before, the piece brought
+        forward in each so the picks read in the order they were made."""
+        d = self.depth
+        entries, left = list(self.entries), []
+        for k in self.left:
+            moved = entries[k].picked(d, key)
+            if moved is not None:
+                entries[k] = moved
+                left.append(k)
+        return Choice(tuple(entries), self.forms, tuple(left), self) if left else None
+
+    def _pick_all(self, words: list) -> Optional["Choice"]:
+        """The step after typing pieces of a set, in any order (the last
+        perhaps only begun, when one piece alone starts so); None when a
+        word is none of the pieces still possible."""
+        choice: Optional[Choice] = self
+        for n, word in enumerate(words):
+            if choice is None or choice._set() is None:
+                return None
+            keys = [o.piece for o in choice.options()]
+            if word not in keys and n == len(words) - 1:
+                begun = [key for key in keys if key.startswith(word)]
+                word = begun[0] if len(begun) == 1 else word
+            choice = choice._picked(word) if word in keys else None
+        return choice
 
     def narrow(self, typed: str) -> Optional["Choice"]:
         """The step after `typed`: a number of the options on screen, the
@@ -230,19 +350,28 @@ class Choice:
         words = typed_words(text)
         if not words:
             return None
+        if self._set() is not None:
+            picked = self._pick_all(words)
+            if picked is not None:
+                return picked
         d = self.depth
         for partial in (False, True):
             for start in (d, 0):
+                # from the start, the action as it is written (a set sorted)
                 left = tuple(k for k in self.left
-                             if _matches(self.entries[k].keys[start:], words, partial))
+                             if _matches(self._keys(k, start), words, partial))
                 # a whole action typed is that action, though longer ones begin alike
                 whole = tuple(k for k in left
                               if not partial and len(self.entries[k].keys) == start + len(words))
                 if len(whole) == 1:
-                    return Choice(self.entries, self.forms, whole, self)
+                    return Choice(self.entries, self.forms, whole, self, typed=start == 0)
                 if left:
                     return Choice(self.entries, self.forms, left, self)
         return None
+
+    def _keys(self, k: int, start: int) -> list:
+        entry = self.entries[k]
+        return list(entry.written) if start == 0 else entry.keys[start:]
 
     def refusal(self, typed: str) -> UnknownAction:
         """The error for `typed`, which goes on no action still possible."""
@@ -257,7 +386,9 @@ class Choice:
     # -- on screen ---------------------------------------------------------------
     def prompt_text(self) -> str:
         """The chosen part of the action, as it is written, with what comes
-        next: 'put A, …'."""
+        next: 'put A, …'; the action left, to be confirmed: 'play put A, (1,0), 2?'."""
+        if self.done is not None and self.previous is not None:
+            return f"play {self.done}?"
         d = self.depth
         if d == 0:
             return ""
@@ -270,6 +401,9 @@ class Choice:
         return self.prompt_text()[:-1] + " ".join(typed.split())
 
     def __rich__(self) -> RenderableType:
+        if self.done is not None and self.previous is not None:
+            return Group(_text(f"{self.done} — the action chosen."),
+                         Text("Enter or 'yes' plays it; 'back' goes back a step.", style="dim"))
         options = self.options()
         numbered = self.numbered()
         how = "a number or a value" if numbered else "a value"

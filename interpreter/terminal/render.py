@@ -416,7 +416,7 @@ def action_forms(forms: dict, actions: Sequence[str]) -> Optional[Text]:
         params = forms.get(name)
         if params and len(params) > 1:
             example = next(t for t in actions if _split(t)[0] == name)
-            shown.append(f"{name} {PARAMETERS.join(p.upper() for p in params)}, e.g. {example}")
+            shown.append(f"{name} {PARAMETERS.join(p.name.upper() for p in params)}, e.g. {example}")
     if not shown:
         return None
     cells = " (a cell as (x,y))" if legal_cells(actions) else ""
@@ -624,7 +624,7 @@ class TableView:
 
     view: dict
     actions: Sequence[str] = field(default_factory=tuple)
-    forms: dict = field(default_factory=dict)   # action name -> its parameters' names
+    forms: dict = field(default_factory=dict)   # action name -> its parameters (choosing.Parameter)
     compact: bool = True
     budget: int = BUDGET
     # whether the actions are to be chosen step by step: None lets the

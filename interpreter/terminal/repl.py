@@ -8,8 +8,11 @@ actions — and reads a number, an action's text or a command (`undo`, `log`,
 request (`board`, `hand`, `show NAME`, `table full`) without redrawing the
 table, and the player rules (`rules`) a screenful at a time.
 A list of legal actions too long for the screen is chosen step by step
-(`choosing`): the action's name, then each parameter's value, each from a
-short list on screen, until one action is left, which is played. The game
+(`choosing`): the action's name, then each parameter's value (a set's
+pieces one at a time, in any order), each from a short list on screen,
+until one action is left, which is shown to be confirmed (Enter or `yes`
+plays it, `back` goes back a step); a whole action typed is played at
+once. The game
 itself stays in the engine: the REPL only keeps the list of states and
 actions so far, which gives undo, the log and saves for free.
 
@@ -57,7 +60,7 @@ from ..runtime.saved import shown
 from ..printable import printable
 from ..ai.players import make_player
 from ..game.options import changed_options, option_text
-from .choosing import Choice
+from .choosing import Choice, parameters
 from .render import (BUDGET, TableView, action_forms, boards, component_table, detail_names,
                      guarded, own_zones, piece_names, player_label, zone_details)
 from .rules import rules_text
@@ -75,7 +78,8 @@ Parameters go with ', ' between them, a cell as (x,y): 'NAME A, (1,0), 2'.
 A list too long for the screen is chosen step by step: type an action's name
 (or its number, or the start of its text) and the screen lists what the next
 parameter may be, numbered; type a number or a value, again, until one action
-is left, which is played. 'back' goes back a step, an empty line leaves the
+is left, which is shown: Enter or 'yes' plays it. A set of cards is chosen a
+card at a time, in any order. 'back' goes back a step, an empty line leaves the
 choice. A whole action typed at once is played at once.
 Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the same name):
   board       every board in full
@@ -141,9 +145,8 @@ class Repl:
         self.shown_to: Optional[int] = None  # whose private view is on screen
         self.stale = True                    # the screen no longer shows the state
         self.failures = 0                    # unexpected errors since input was last read
-        # each action's parameters by name, to show how an action is typed
-        self.forms = {a["name"]: [p["name"] for p in a.get("params") or ()]
-                      for a in game.ir["actions"]}
+        # each action's parameters, to show how an action is typed and ask for each
+        self.forms = parameters(game.ir)
         self.moves: Optional[tuple] = None     # (player, texts, changes): an AI's moves not yet printed
         self.choice: Optional[Choice] = None   # a long list being chosen step by step
         self.stepwise = False                  # whether the screen offers the list so
@@ -397,6 +400,9 @@ class Repl:
         line = line.strip()
         word, _, rest = line.partition(" ")
         word = word.lower().lstrip(":")
+        if self.choice is not None and self.choice.done is not None and word in ("", "yes", "y"):
+            self.attempt(self.play_chosen, self.choice.done, player)
+            return
         if self.choice is not None and (not line or word == "back"):
             self.step_back(to_start=not line)
             return
@@ -416,18 +422,24 @@ class Repl:
             return
         choice = self.choice or Choice.start(
             [str(a) for a in self.game.legal_actions(self.state, player)], self.forms)
+        if choice.done is not None and choice.previous is not None:
+            choice = choice.previous        # not confirmed: read as a step after the one before
         narrowed = choice.narrow(line)
         if narrowed is None:
             # not a step: the whole action, spelled another way the engine reads
             self.play(self.parse_instead(choice, line, player))
-        elif narrowed.done is not None:
-            self.choice = None
-            action = self.game.parse_action(self.state, player, narrowed.done)
-            self.say(f"{player_label(player)} plays: {action}")
-            self.play(action)
+        elif narrowed.done is not None and narrowed.typed:
+            self.play_chosen(narrowed.done, player)
         else:
-            self.choice = narrowed
+            self.choice = narrowed          # a step, or the action chosen, to be confirmed
             self.console.print(narrowed)
+
+    def play_chosen(self, text: str, player: int) -> None:
+        """Plays the action a choice came to, and says so."""
+        action = self.game.parse_action(self.state, player, text)
+        self.choice = None
+        self.say(f"{player_label(player)} plays: {action}")
+        self.play(action)
 
     def parse_instead(self, choice: Choice, line: str, player: int):
         """The action `line` names when it is no step of `choice`: typed whole,
