@@ -81,3 +81,41 @@ def test_nothing_changed_is_told_as_nothing_and_names_sort_naturally():
                         "cards": ["n5", "n39", "n62", "n7"]}],
              "variables": {"x": 2}, "player_variables": {"gold": {"P0": 1}}}
     assert changes(view, later) == ["row: +n7 +n62", "x: 1 → 2", "gold: P0 3 → 1"]
+
+
+def test_the_log_tells_each_move_with_what_it_changed_for_its_viewer():
+    game = rules("hanamikoji")
+    states = [game.new_game(2, seed=3)]
+    actions = []
+    for _ in range(3):
+        (player,) = game.to_move(states[-1])
+        actions.append(game.legal_actions(states[-1], player)[0])
+        states.append(game.apply(states[-1], actions[-1]))
+    for viewer in (0, 1, None):
+        plain = game.log(states, actions, viewer)
+        told = game.log(states, actions, viewer, changes=True)
+        for k, (text, line) in enumerate(zip(plain, told)):
+            lines = game.changes(states[k], states[k + 1], viewer)
+            assert line == (f"{text} — {' · '.join(lines)}" if lines else text)
+    # the other player's hand, as the first move changed it: only its count
+    (mover,) = game.to_move(states[0])
+    assert f"hand(P{mover}): 7 → 6 pieces" in game.log(states, actions, 1 - mover, changes=True)[0]
+
+
+def test_log_full_prints_each_move_and_its_changes_under_it():
+    import io
+    from rich.console import Console
+    from interpreter.terminal.repl import Repl
+    game = rules("kalah")
+    out = io.StringIO()
+    feed = iter(["sow a3", "log full", "quit", "no"])
+    repl = Repl(game, players=2, seed=1, console=Console(file=out, width=120, color_system=None),
+                input_fn=lambda prompt: next(feed), ai={1: "random"})
+    try:
+        repl.run()
+    except StopIteration:
+        pass
+    text = out.getvalue()
+    tail = text[text.rindex("1. P0: sow a3"):]
+    assert tail.splitlines()[1].startswith("  pit a3 seeds 4 → 0")
+    assert "score P0 0 → 1" in tail.splitlines()[1]

@@ -34,7 +34,7 @@ from ..runtime.saved import damaged, shown, state_from_data
 from ..runtime.state import State, splitmix64
 from ..runtime.chance import CHANCE, Chance, ChanceOutcome, decide
 from ..runtime import views
-from ..runtime.changes import changes
+from ..runtime.changes import changes as _changes
 from .observation import ObservationSpec, Observer
 from .options import checked_options
 from .spaces import ActionSpace, build_space
@@ -86,8 +86,9 @@ class Game:
         self.min_players = ir["players"]["min"]
         self.max_players = ir["players"]["max"]
         self.options = checked_options(ir, options or {})
-        # where the file lies is not part of the rules: a save loads from any folder
-        rules = {k: v for k, v in ir.items() if k != "file"}
+        # where the file lies is not part of the rules: a save loads from any
+        # folder; nor the game's words for its counters, which only the header reads
+        rules = {k: v for k, v in ir.items() if k not in ("file", "called")}
         with room_to_nest():        # the IR nests as deep as the rulebook
             canon = json.dumps({"ir": _without_spans(rules), "options": self.options},
                                sort_keys=True, separators=(",", ":"))
@@ -564,14 +565,23 @@ class Game:
                 continue
         return None
 
-    def log(self, states: list, actions: list, viewer: int | None) -> list:
+    def log(self, states: list, actions: list, viewer: int | None,
+            changes: bool = False) -> list:
         """The text of each action of a game as `viewer` may read it now, with
         hindsight: a hidden action is shown in full once the table has
         revealed it to the viewer (runtime/hindsight.py). `states[k + 1]` is
-        the state `actions[k]` led to, `states[0]` the first."""
-        return history_texts(states, actions, viewer,
-                             lambda k: [] if type(actions[k]) is ChanceOutcome
-                             else self._named(states[k], actions[k]))
+        the state `actions[k]` led to, `states[0]` the first. With
+        `changes`, each text is followed by what the action changed as the
+        viewer saw it then (`Game.changes`): 'take ruby — coins(ruby) P0 0 → 2'."""
+        texts = history_texts(states, actions, viewer,
+                              lambda k: [] if type(actions[k]) is ChanceOutcome
+                              else self._named(states[k], actions[k]))
+        if not changes:
+            return texts
+        seen = [self.view(s, viewer) for s in states[:len(texts) + 1]]
+        told = [_changes(seen[k], seen[k + 1]) for k in range(len(texts))]
+        return [f"{text} — {' · '.join(lines)}" if lines else text
+                for text, lines in zip(texts, told)]
 
     def _named(self, state: State, action: Action) -> list:
         """The pieces a legal action's arguments stand for in `state`, the
@@ -625,7 +635,7 @@ class Game:
         spectator) sees it, in lines of text: pieces gained and lost by zone
         (only how many where the viewer may not look), values that moved
         (runtime/changes.py)."""
-        return changes(self.view(before, viewer), self.view(after, viewer))
+        return _changes(self.view(before, viewer), self.view(after, viewer))
 
     # -- fixed ids and numbers, for learning programs -------------------------------
     def action_space(self, players: int) -> ActionSpace:
@@ -823,9 +833,11 @@ def _neg(t):
 def _without_spans(node):
     """The IR as the fingerprint reads it: without places in the file, nor
     the labels of actions' parameters, which change only what a player is
-    asked (a save stays good when a rulebook words its prompts better)."""
+    asked (a save stays good when a rulebook words its prompts better), nor
+    what a component `shows`, which changes only what the screen lists."""
     if isinstance(node, dict):
-        shown_only = ("label",) if node.get("node") == "param" else ()
+        shown_only = ("label",) if node.get("node") == "param" else \
+            ("shows",) if node.get("node") == "component" else ()
         return {k: _without_spans(v) for k, v in node.items()
                 if k != "at" and not k.endswith("_at") and k not in shown_only}
     if isinstance(node, list):

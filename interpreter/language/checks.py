@@ -38,6 +38,9 @@ LIMIT_SCOPES = {"turn", "round", "game"}
 _SINGLE_SCORING_LINES = ("score", "winners", "score_order")
 
 
+MAX_COUNTER_WORD = 24     # letters of a counter's own word ('round is called "trick"')
+
+
 class Checker(DeclarationChecks, DrawingChecks):
     def __init__(self, filename: str, base_dir: Path, readable: tuple | None = None):
         self.file = filename
@@ -137,6 +140,7 @@ class Checker(DeclarationChecks, DrawingChecks):
         game = self._single(by_kind, "game", "a 'game \"Title\"' line", ast)
         players = self._single(by_kind, "players", "a 'players N' or 'players N to M' line", ast)
         self._check_player_rules(self._single(by_kind, "player_rules", None, ast))
+        called = self._check_called(by_kind.get("called", []))
         lo, hi = (players["min"], players["max"]) if players else (1, 1)
         self.player_counts = []
         if players and max(lo, hi) > MAX_PLAYERS:
@@ -259,6 +263,8 @@ class Checker(DeclarationChecks, DrawingChecks):
         }
         if self.procedures:     # (only where written: the IR of every other rulebook stays)
             ir["procedures"] = list(self.procedures.values())
+        if called:
+            ir["called"] = called
         # what the compiler builds for the player counts validate compiles,
         # worked out from the whole IR before any of it is built
         too_much = player_counts.too_much(ir)
@@ -281,6 +287,25 @@ class Checker(DeclarationChecks, DrawingChecks):
                             "file, such as \"my-game.md\"")
         except RulebookError as e:
             self.error(type(e), e.message, item["file_at"], e.hint)
+
+    def _check_called(self, items) -> dict:
+        """`round is called "trick"`: the game's word for a counter, once a
+        counter, a few plain words (the screen's header prints it)."""
+        called: dict = {}
+        for item in items:
+            counter, word = item["counter"], item["word"]
+            if counter in called:
+                self.error(DuplicateName, f"'{counter}' is called twice", item["at"],
+                           hint=f"it is called \"{called[counter]}\" already: keep one line")
+            elif not word.strip() or len(word) > MAX_COUNTER_WORD or any(
+                    not (ch.isalnum() or ch in " -'") for ch in word):
+                self.error(InvalidDeclaration, f"a {counter} cannot be called \"{word}\"",
+                           item["word_at"],
+                           hint=f"a word or two, at most {MAX_COUNTER_WORD} letters: "
+                                f"{counter} is called \"trick\"")
+            else:
+                called[counter] = word
+        return called
 
     def _single(self, by_kind, kind, what, ast):
         """The one line of a kind; `what` says how to write it where it must

@@ -242,6 +242,9 @@ class _ToAst(Transformer):
     def player_rules_decl(self, meta, c):
         return _node("player_rules", meta, file=c[0][1:-1], file_at=_tok_at(c[0]))
 
+    def called_decl(self, meta, c):
+        return _node("called", meta, counter=str(c[0]), word=c[1][1:-1], word_at=_tok_at(c[1]))
+
     def players_decl(self, meta, c):
         low = int(c[0])
         high = int(c[1]) if c[1] is not None else low

@@ -523,6 +523,7 @@ def view(game, s, viewer) -> dict:
         "round": s.round,
         "turn": s.turn,
         "counters": list(game.counters),
+        "called": {c: game.ir.get("called", {}).get(c, c) for c in game.counters},
         "active": current,
         "to_move": list(game.to_move(s)),
         "over": s.over,

@@ -123,14 +123,15 @@ def _row(values: Iterable[str]) -> list:
 
 
 def header(view: dict, compact: bool = False) -> Text:
-    """The game, round, turn, who is active, whose view; compact, with who
+    """The game, round, turn (in the game's words: 'trick 4'), who is
+    active, whose view; compact, with who
     is to decide on the same line (the active player only when not one of them)."""
     pending = pending_text(view) if compact else None
     deciders = _deciders(view) if pending is not None else []
     # the counters the rules use (all of them for a view that does not say)
-    used = view.get("counters", ("round", "turn"))
-    parts = [str(view.get("game", ""))] + [f"{c} {view.get(c, DASH)}" for c in ("round", "turn")
-                                           if c in used]
+    used, called = view.get("counters", ("round", "turn")), view.get("called") or {}
+    parts = [str(view.get("game", ""))] + [f"{called.get(c, c)} {view.get(c, DASH)}"
+                                           for c in ("round", "turn") if c in used]
     if "turn" in used and view.get("active") not in deciders:
         parts.append(f"active {player_label(view.get('active'))}")
     viewer = view.get("viewer")

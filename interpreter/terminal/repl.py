@@ -84,12 +84,13 @@ choice. A whole action typed at once is played at once.
 Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the same name):
   board       every board in full
   hand        your own zones in full, with your pieces drawn
-  show NAME   one zone (each player's), one table of components or one board, in full
+  show NAME   one zone (each player's), one table of components, one piece or one board
   table       the table again (after board, hand, show or help); 'table full': every detail
   undo        take back your last move, with the AI moves made after it (in hot-seat
               play, only while no other player has moved since)
   log         the actions so far, as you may see them (a hidden one in full once it
-              is revealed to you); the latest that fit the screen, 'log all' for all
+              is revealed to you); the latest that fit the screen, 'log all' for all,
+              'log full' each with what it changed
   save FILE   write the game to FILE (JSON; a name with spaces in quotes: 'my game.json')
   load FILE   continue a game saved with 'save' (or start with: rulebook play --load FILE)
   rules       the rules of the game, for players, a screenful at a time
@@ -98,7 +99,7 @@ Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the
   quit        leave the game (offers to save it first)"""
 
 END_HELP = """The game is over. Commands:
-  log         the actions of the game ('log all': every one)
+  log         the actions of the game ('log all': every one; 'log full': with what each changed)
   board       every board in full; show NAME: one zone, table or board; table: the end again
   save FILE   write the game to FILE (JSON; a name with spaces in quotes: 'my game.json')
   new         a new game with the same players and the next seed (asks to save this one)
@@ -489,12 +490,17 @@ class Repl:
             changed = self.game.changes(self.states[-2], self.state, viewer)
         except Exception:   # noqa: BLE001 - a view that fails is reported by the screen that follows
             changed = []
-        told = self.wrapped([line.replace(": ", " ", 1) for line in changed])
+        told = self.told(changed)
         if self.moves is not None:
             self.moves[2].extend(told)
         else:
             for line in told:
                 self.say(line)
+
+    def told(self, changed: list) -> list:
+        """The lines of `Game.changes` as the screen prints them under a
+        move: 'hand(P0) −G3', side by side and wrapped."""
+        return self.wrapped([line.replace(": ", " ", 1) for line in changed])
 
     def wrapped(self, parts: list) -> list:
         """Parts joined by ' · ' into lines of the screen's width, each
@@ -773,12 +779,15 @@ class Repl:
         (a hidden move in full once the table revealed it: `Game.log`), in
         columns, read down; the latest that fit a screen, or all of them
         with 'log all'."""
-        viewer = self.shown_to
-        if arg.strip().lower() not in ("", "all"):
+        viewer, how = self.shown_to, arg.strip().lower()
+        if how not in ("", "all", "full"):
             raise CommandError(f"'log {shown(arg, 40)}' is not a log command",
-                               code="command/usage", hint="log, or log all")
+                               code="command/usage", hint="log, log all, or log full")
         if not self.actions:
             self.say("No actions yet.")
+            return
+        if how == "full":
+            self.full_log(viewer)
             return
         texts = self.game.log(self.states, self.actions, viewer)
         width = len(str(len(texts)))
@@ -793,6 +802,18 @@ class Repl:
         self.flush_moves()
         self.console.print(Columns([Text(i) for i in items], column_first=True,
                                    padding=(0, 2)))
+
+    def full_log(self, viewer) -> None:
+        """`log full`: every action on a line of its own, with what it
+        changed as the viewer saw it (`Game.log` with its changes)."""
+        texts = self.game.log(self.states, self.actions, viewer)
+        width = len(str(len(texts)))
+        self.flush_moves()
+        for k, (a, text) in enumerate(zip(self.actions, texts)):
+            self.console.print(Text(printable(f"{k + 1:>{width}}. {player_label(a.player)}: {text}",
+                                              lines=False)))
+            for line in self.told(self.game.changes(self.states[k], self.states[k + 1], viewer)):
+                self.console.print(Text(printable(line, lines=False)))
 
     def save(self, arg: str) -> None:
         """`save FILE`: the game to the file FILE names (`file_name`)."""
