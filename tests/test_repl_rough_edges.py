@@ -173,10 +173,16 @@ def test_no_in_quotes_at_the_leaving_prompt_is_no(game, tmp_path):
 # -- new asks before it keeps the finished game ------------------------------------
 
 def to_the_end(game, tmp_path, after):
-    """A game against a random AI played to the end step by step (extra 1s are
-    refused at the end), then `after`."""
+    """A game against a random AI played to the end, the first legal action
+    typed at each decision (an empty line, refused, once it is over), then
+    `after`."""
     me = game.to_move(game.new_game(players=2, seed=SEED))[0]
-    return session(game, ["1"] * 150 + after, tmp_path, ai={1 - me: "random"})
+
+    def first_legal(repl):
+        if repl.game.outcome(repl.state) is not None:
+            return ""
+        return str(repl.game.legal_actions(repl.state, me)[0])
+    return session(game, [first_legal] * 150 + after, tmp_path, ai={1 - me: "random"})
 
 
 def test_new_asks_where_to_save_the_finished_game(game, tmp_path):

@@ -82,10 +82,11 @@ def test_every_node_kind_the_parser_makes_is_in_the_schema():
     # becomes the rows it stands for (language/tables.py); 'player_rules'
     # names a file the checks find and the terminal shows, no rule of play; a
     # 'computed' column becomes a cell of every row (language/cells.py); a
-    # 'shows' line becomes its component's `shows`; the 'called' lines, the IR's `called`
+    # 'shows' line becomes its component's `shows`; the 'called' lines, the IR's `called`;
+    # the 'layout', the IR's `layout`
     assert made - {"rulebook", "game", "players", "table", "setup", "scoring", "score",
                    "tie_break", "winners", "score_order", "row", "variant", "shape",
-                   "each", "player_rules", "computed", "shows", "called"} <= known
+                   "each", "player_rules", "computed", "shows", "called", "layout"} <= known
 
 
 def test_aggregates_and_name_kinds_in_the_schema_match_the_checker():

@@ -87,8 +87,9 @@ class Game:
         self.max_players = ir["players"]["max"]
         self.options = checked_options(ir, options or {})
         # where the file lies is not part of the rules: a save loads from any
-        # folder; nor the game's words for its counters, which only the header reads
-        rules = {k: v for k, v in ir.items() if k not in ("file", "called")}
+        # folder; nor the game's words for its counters and its layout, which
+        # only the screen reads
+        rules = {k: v for k, v in ir.items() if k not in ("file", "called", "layout")}
         with room_to_nest():        # the IR nests as deep as the rulebook
             canon = json.dumps({"ir": _without_spans(rules), "options": self.options},
                                sort_keys=True, separators=(",", ":"))

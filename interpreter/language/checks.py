@@ -242,6 +242,7 @@ class Checker(DeclarationChecks, DrawingChecks):
         with self.reading("the scoring"):
             scoring = self._check_scoring(by_kind.get("scoring", []), ast)
 
+        layout = self._check_layout(by_kind.get("layout", []))
         if self.errors:
             raise RulebookErrors(self.errors)
         ir = {
@@ -265,6 +266,8 @@ class Checker(DeclarationChecks, DrawingChecks):
             ir["procedures"] = list(self.procedures.values())
         if called:
             ir["called"] = called
+        if layout:
+            ir["layout"] = layout
         # what the compiler builds for the player counts validate compiles,
         # worked out from the whole IR before any of it is built
         too_much = player_counts.too_much(ir)
@@ -287,6 +290,54 @@ class Checker(DeclarationChecks, DrawingChecks):
                             "file, such as \"my-game.md\"")
         except RulebookError as e:
             self.error(type(e), e.message, item["file_at"], e.hint)
+
+    def _check_layout(self, items) -> list:
+        """`layout` and its rows: each cell a zone's name, a piece's name, a
+        "text" or `-`; each zone and piece placed once. The IR's rows hold
+        {zone}, {piece}, {text} or null."""
+        for extra in items[1:]:
+            self.error(DuplicateName, "more than one 'layout'", extra["at"],
+                       hint=f"the first is at line {items[0]['at'][0]}: one layout places "
+                            "everything")
+        if not items:
+            return []
+        rows, placed = [], {}
+        for row in items[0]["rows"]:
+            out = []
+            for cell in row["cells"]:
+                node = cell["node"]
+                if node == "none":
+                    out.append(None)
+                    continue
+                if node == "string":
+                    out.append({"text": cell["value"]})
+                    continue
+                name = cell.get("value") if node == "symbol" else None
+                if name in self.zones:
+                    entry = {"zone": name}
+                elif name in self.instances:
+                    entry = {"piece": name}
+                elif name is not None:
+                    if self.attributes_known:
+                        self.error(UnknownName, f"the layout places '{name}', which is no zone "
+                                                f"or piece", cell["at"],
+                                   hint=did_you_mean(name, set(self.zones) | set(self.instances))
+                                   or "name a zone or a piece, write \"text\" or '-' for nothing")
+                    out.append(None)
+                    continue
+                else:
+                    self.error(WrongType, "a layout's cell is a zone, a piece, a \"text\" or '-'",
+                               cell["at"], hint="a number or a list is not placed: write it in "
+                                                "quotes to show it as text")
+                    out.append(None)
+                    continue
+                if name in placed:
+                    self.error(DuplicateName, f"'{name}' is placed twice", cell["at"],
+                               hint=f"it is placed at line {placed[name][0]} already")
+                placed.setdefault(name, cell["at"])
+                out.append(entry)
+            rows.append(out)
+        return rows
 
     def _check_called(self, items) -> dict:
         """`round is called "trick"`: the game's word for a counter, once a

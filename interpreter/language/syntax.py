@@ -458,6 +458,9 @@ class _ToAst(Transformer):
     def table_decl(self, meta, rows):
         return _node("table", meta, rows=rows)
 
+    def layout_decl(self, meta, rows):
+        return _node("layout", meta, rows=rows)
+
     def setup_decl(self, meta, c):
         return _node("setup", meta, body=c[0])
 

@@ -467,6 +467,28 @@ def _components(game, prog, s, kept, showers, seen) -> dict:
     return components
 
 
+def _layout(game, prog, s, showers, seen) -> list:
+    """The rulebook's `layout`, a row of cells a line: {zone}, {text},
+    {piece, shows} — what a piece shows (`shows`), as for the pieces the
+    viewer sees (a define of one it does not see is none) — or None."""
+    lay = prog.lay
+    ids: dict = {}
+    for c in range(len(lay.display) - 1, -1, -1):
+        ids[lay.display[c]] = c
+    rows = []
+    for row in game.ir["layout"]:
+        out = []
+        for cell in row:
+            if cell is not None and "piece" in cell and cell["piece"] in ids:
+                c = ids[cell["piece"]]
+                shower = showers.get(lay.type_of[c])
+                cell = {"piece": cell["piece"],
+                        "shows": shower(c, c in seen) if shower is not None else {}}
+            out.append(cell)
+        rows.append(out)
+    return rows
+
+
 def view(game, s, viewer) -> dict:
     prog = game.program(s.n)
     lay = prog.lay
@@ -537,6 +559,8 @@ def view(game, s, viewer) -> dict:
         "outcome": None,
         "events": told_events(s, viewer),
     }
+    if game.ir.get("layout"):
+        out["layout"] = _layout(game, prog, s, showers, seen)
     if viewer is not None and viewer in game.to_move(s):
         out["actions"] = [str(a) for a in game.legal_actions(s, viewer)]
     out["info"] = information_state(game, s, viewer)

@@ -287,7 +287,7 @@ def compact_zones(view: dict, drawings: Sequence = ()) -> tuple:
     value's) contents on it — 'P0: A B · P1: 3 cards' — with the drawings
     (of `zone_drawings`) under its row; the line naming the zones with
     nothing in them). Either may be None."""
-    skip = drawn_on_boards(view)
+    skip = drawn_on_boards(view) | laid_out(view)[0]
     named: dict = {}
     for zone in view.get("zones") or ():
         if zone.get("name") not in skip:
@@ -317,6 +317,61 @@ def compact_zones(view: dict, drawings: Sequence = ()) -> tuple:
             Text("Empty: " + " · ".join(empty), style="dim") if empty else None)
 
 
+def laid_out(view: dict) -> tuple:
+    """(the zones, the pieces) the rulebook's `layout` places."""
+    cells = [c for row in view.get("layout") or () for c in row if c]
+    return ({c["zone"] for c in cells if "zone" in c}, {c["piece"] for c in cells if "piece" in c})
+
+
+def _laid_cell(view: dict, cell, legal: set) -> RenderableType:
+    """One cell of the layout: a zone with each owner's contents (its
+    pieces drawn, when they are), a piece with what it shows (and '*'
+    when a legal action names it), a text."""
+    if cell is None:
+        return Text("")
+    if "text" in cell:
+        return Text(cell["text"], style="dim")
+    if "piece" in cell:
+        shows = cell.get("shows") or {}
+        lines = [Text(cell["piece"] + (" *" if cell["piece"] in legal else ""), style="bold")]
+        if len(shows) == 1:
+            lines.append(Text(value_text(next(iter(shows.values())))))
+        else:
+            lines += [Text(f"{k} {value_text(v)}") for k, v in shows.items()]
+        return Group(*lines)
+    zones = [z for z in view.get("zones") or () if z.get("name") == cell["zone"]]
+    parts: list = [Text(cell["zone"], style="bold")]
+    for zone in zones:
+        whose = _whose(zone) if len(zones) > 1 else ""
+        drawing = piece_drawings(view, zone)
+        if drawing is not None:
+            parts += [Text(whose, style="dim")] if whose else []
+            parts.append(drawing)
+        else:
+            text = compact_contents(zone)
+            parts.append(Text(f"{whose}: {text}" if whose else text))
+    return Group(*parts)
+
+
+def layout_table(view: dict, actions: Sequence[str] = ()) -> Optional[Table]:
+    """The rulebook's `layout` (docs/language.md §4.15): its rows of zones,
+    pieces and texts as a grid of boxes, or None without one; a piece a
+    legal action names is marked '*'."""
+    rows = view.get("layout")
+    if not rows:
+        return None
+    table = Table(box=box.SQUARE, show_header=False, show_lines=True, pad_edge=True,
+                  padding=(0, 1))
+    for _ in range(max(len(r) for r in rows)):
+        table.add_column()
+    legal = legal_names(actions)
+    for row in rows:
+        table.add_row(*(_laid_cell(view, c, legal) for c in row))
+    if any(c and c.get("piece") in legal for row in rows for c in row):
+        table.caption, table.caption_justify = "'*': a legal action names it", "left"
+    return table
+
+
 def zone_drawings(view: dict) -> list:
     """[(zone name, whose, drawing)] of the zones the viewer sees whose
     pieces are drawn (`drawn as`) or show what players read on them
@@ -324,7 +379,7 @@ def zone_drawings(view: dict) -> list:
     pieces drawn only as their names in others' zones; `whose`
     tells apart the drawings of one name ('P1', a piece's name), '' for a
     zone drawn alone of its name."""
-    viewer, boarded = view.get("viewer"), drawn_on_boards(view)
+    viewer, boarded = view.get("viewer"), drawn_on_boards(view) | laid_out(view)[0]
     zones = [z for z in view.get("zones") or () if z.get("cards") and None not in z["cards"]
              and z.get("name") not in boarded]
     # a piece drawn as its name in its colour (and nothing it shows) only in
@@ -652,7 +707,10 @@ class TableView:
                                         options.max_width)
         drawings, tables = zone_drawings(self.view), component_tables(self.view)
         # a table that only says what the pieces show where they lie: on request
-        repeats = [f"show {kind}" for kind, _ in tables if only_shown(self.view, kind)]
+        pieces = laid_out(self.view)[1]
+        repeats = [f"show {kind}" for kind, _ in tables if only_shown(self.view, kind)
+                   or all(row.get("name") in pieces
+                          for row in (self.view.get("components") or {}).get(kind) or ())]
         tables = [(kind, t) for kind, t in tables if f"show {kind}" not in repeats]
 
         def middle(chosen: list) -> list:
@@ -703,7 +761,7 @@ class TableView:
         screen, with these drawings and tables, and how to see what is
         `hidden` (the commands that show it)."""
         view = self.view
-        parts: list = []
+        parts: list = [t for t in (layout_table(view, self.actions),) if t is not None]
         zones, empty = compact_zones(view, drawings)
         if zones is not None:
             parts.append(zones)
@@ -737,6 +795,7 @@ class TableView:
                               variables_table(self.view),
                               player_variables_table(self.view)) if t is not None]
         parts: list = [header(self.view)]
+        parts += [t for t in (layout_table(self.view, self.actions),) if t is not None]
         if tables:
             # Side by side where the width allows: a whole table on one screen.
             parts.append(Columns(tables, padding=(0, 4)))

@@ -20,6 +20,7 @@ from typing import Callable, Optional, Sequence
 
 from rich.color import Color
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.style import Style
 from rich.text import Text
 
@@ -65,6 +66,11 @@ class PieceDrawings:
     aligned at the bottom, in bands as wide as the screen."""
 
     pictures: Sequence[list]
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        """As narrow as the widest drawing, as wide as all of them in a band."""
+        widths = [p[0].cell_len for p in self.pictures] or [0]
+        return Measurement(max(widths), sum(widths) + len(GAP) * (len(widths) - 1))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
