@@ -12,6 +12,7 @@ count and renders every few steps, as the deciding player sees it.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -173,3 +174,22 @@ def test_the_end_with_a_board_too_big_puts_the_outcome_first():
     text = render_to_text(TableView(game.view(state, None)), WIDTH)
     assert "Game over." in text and "On request: board" in text
     assert lines(text) <= BUDGET
+
+
+def test_a_long_row_breaks_between_two_players_parts_never_inside_one():
+    hands = [{"name": "cards", "owner": p, "count": 6,
+              "cards": [f"{c}{p}" for c in ("red", "blue", "white", "black", "orange", "green")]}
+             for p in range(4)]
+    view = {**VIEW, "zones": hands, "components": {}}
+    text = render_to_text(TableView(view, ["pass"]), 100)
+    lines_ = text.splitlines()
+    start = next(i for i, line in enumerate(lines_) if line.startswith("cards"))
+    row = [lines_[start].removeprefix("cards")]
+    for line in lines_[start + 1:]:
+        if not re.match(r"\s+P\d: ", line):
+            break
+        row.append(line)
+    assert len(row) > 1                       # the row is wider than the screen
+    for line in row:
+        parts = line.strip().split(" · ")
+        assert all(re.fullmatch(r"P\d: \w+( \w+)*", p) for p in parts), line

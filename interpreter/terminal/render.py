@@ -35,6 +35,7 @@ from rich import box
 from rich.columns import Columns
 from rich.segment import Segment
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderHook, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -255,6 +256,31 @@ def compact_contents(zone: dict) -> str:
     return counted([value_text(c) for c in cards])
 
 
+@dataclass
+class Parts:
+    """Parts of a row joined by ' · ', a line broken only between two parts
+    (`P0: A B · P1: C` never leaves `B` alone on the next line); a part
+    wider than a whole line follows on the line it starts and wraps."""
+
+    parts: Sequence[str]
+    separator: str = " · "
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        whole = len(self.separator.join(self.parts))
+        return Measurement(min(whole, max((len(p) for p in self.parts), default=0)), whole)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width, line = options.max_width, ""
+        for part in self.parts:
+            more = f"{line}{self.separator}{part}" if line else part
+            if line and len(more) > width and len(part) <= width:
+                yield Text(line)
+                more = part
+            line = more
+        if line:
+            yield Text(line)
+
+
 def _whose(zone: dict) -> str:
     """Which of the zones of one name this is: its owner, its `of` value, or both."""
     parts = [player_label(zone["owner"])] if zone.get("owner") is not None else []
@@ -309,7 +335,7 @@ def compact_zones(view: dict, drawings: Sequence = ()) -> tuple:
             if zone.get("owner") is None and _same(zone.get("of"), zone.get("cards") or ()):
                 whose = ""
             parts.append(f"{whose}: {text}" if whose else text)
-        grid.add_row(Text(name), Text(" · ".join(parts)))
+        grid.add_row(Text(name), Parts(parts))
         for key, whose, drawing in drawings:
             if key == name:
                 grid.add_row(Text(f"  {whose}" if whose else "", style="dim"), drawing)
@@ -355,7 +381,7 @@ def _laid_cell(view: dict, cell, legal: set) -> RenderableType:
 
 def layout_table(view: dict, actions: Sequence[str] = ()) -> Optional[Table]:
     """The rulebook's `layout` (docs/language.md §4.15): its rows of zones,
-    pieces and texts as a grid of boxes, or None without one; a piece a
+    pieces and texts as a grid of cells, or None without one; a piece a
     legal action names is marked '*'."""
     rows = view.get("layout")
     if not rows:
