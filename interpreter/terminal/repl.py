@@ -63,6 +63,7 @@ from ..game.options import changed_options, option_text
 from .choosing import Choice, parameters
 from .render import (BUDGET, TableView, action_forms, boards, component_table, detail_names,
                      guarded, own_zones, piece_names, player_label, zone_details)
+from .render_steps import step_drawings
 from .rules import rules_text
 from .savefile import SAVE_FORMAT, SAVE_VERSION, SEEDS, file_name, read_save, same_file
 
@@ -432,7 +433,19 @@ class Repl:
             self.play_chosen(narrowed.done, player)
         else:
             self.choice = narrowed          # a step, or the action chosen, to be confirmed
-            self.console.print(narrowed)
+            self.show_step(narrowed)
+
+    def show_step(self, choice: Choice) -> None:
+        """A step of a choice under what it draws (`render_steps`): the
+        boards with its cells or hexes marked, or the piece it turns as it
+        will lie; those are left out when the two would not fit a screen."""
+        view, _ = self.seen()
+        drawn = step_drawings(view, choice)
+        screen = Group(*drawn, choice)
+        if drawn and len(self.console.render_lines(screen, pad=False)) > SCREEN - 1:
+            screen = Group(Text("Too tall to draw with this step: 'board' shows the boards.",
+                                style="dim"), choice)
+        self.console.print(screen)
 
     def play_chosen(self, text: str, player: int) -> None:
         """Plays the action a choice came to, and says so."""
@@ -462,7 +475,7 @@ class Repl:
         previous = None if to_start else self.choice.previous
         if previous is not None and previous.previous is not None:
             self.choice = previous
-            self.console.print(previous)
+            self.show_step(previous)
             return
         root = self.choice
         while root.previous is not None:
