@@ -12,7 +12,9 @@ A list of legal actions too long for the screen is chosen step by step
 pieces one at a time, in any order), each from a short list on screen,
 until one action is left, which is shown to be confirmed (Enter or `yes`
 plays it, `back` goes back a step); a whole action typed is played at
-once. The game
+once. A step that asks for a cell or a hex redraws its board with only
+the values it offers marked, and one that turns a piece shows the piece
+as it will lie (`render_steps`). The game
 itself stays in the engine: the REPL only keeps the list of states and
 actions so far, which gives undo, the log and saves for free.
 
@@ -80,7 +82,8 @@ A list too long for the screen is chosen step by step: type an action's name
 (or its number, or the start of its text) and the screen lists what the next
 parameter may be, numbered; type a number or a value, again, until one action
 is left, which is shown: Enter or 'yes' plays it. A set of cards is chosen a
-card at a time, in any order. 'back' goes back a step, an empty line leaves the
+card at a time, in any order; a cell or a hex with its board redrawn, the
+candidates marked; the turns of a tile with the tile drawn as it will lie. 'back' goes back a step, an empty line leaves the
 choice. A whole action typed at once is played at once.
 Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the same name):
   board       every board in full
