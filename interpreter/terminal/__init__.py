@@ -3,8 +3,9 @@
 `cli` reads the command line (validate, play, simulate, compare, show) and
 turns every failure into a coded message and an exit status; `repl` is the
 game at the table, a prompt over the API (numbered actions, undo, log,
-save, load); `render` and `render_boards` draw a player's view with rich
-(zones, hands, grids, hex maps, boards), and `reports` lays out simulation
+save, load); `render`, `render_boards` and `render_pieces` draw a
+player's view with rich (zones, hands, grids, hex maps, boards, pieces),
+`choosing` and `render_steps` a long list chosen step by step, and `reports` lays out simulation
 and comparison reports; `lsp` is the language server for editors, over
 pygls, answering from `lsp_index`, `lsp_answers` and `lsp_diagnostics`.
 The only folder that imports rich and prompt_toolkit.

@@ -295,6 +295,26 @@ class Choice:
                          else f"{name} {_counted(values)}")
         return " · ".join(parts)
 
+    def values(self) -> tuple:
+        """The values the next step offers for one parameter, each whole
+        (a cell, a hex's name, a number): () when the step chooses an
+        action's name, a word of a value or a piece of a set. They come
+        from the texts of the actions still possible, as the options do."""
+        d = self.depth
+        if d == 0 or self._set() is not None or not self._whole():
+            return ()
+        return tuple(o.label for o in self.options() if len(self.entries[o.left[0]].words) > d)
+
+    def chosen(self) -> tuple:
+        """The values of the parameters chosen so far, whole, in the order
+        the action is written: ('19', '(0,1)') after 'place 19, (0,1)'."""
+        d = self.depth
+        if d == 0:
+            return ()
+        rest = [self.entries[k] for k in self.left if len(self.entries[k].words) > d]
+        i = rest[0].words[d][0] if rest else len(self.first.args)
+        return self.first.args[:i]
+
     def numbered(self) -> bool:
         """Whether the options are numbered: not when a value is itself a
         number, which is then typed as it is shown."""

@@ -542,19 +542,30 @@ def _zone_title(zone: dict) -> str:
     return name
 
 
+def _names_that(marked: Optional[tuple], what: str) -> str:
+    """What a board's marks stand for: the cells or hexes the legal actions
+    name, or (`marked`) those a step of a choice offers."""
+    return f"a legal action names that {what}" if marked is None else f"this step offers that {what}"
+
+
 def grid_sections(view: dict, actions: Sequence[str], compact: bool = False,
-                  only: Optional[set] = None) -> list:
+                  only: Optional[set] = None, marked: Optional[tuple] = None) -> list:
     """A titled GridView for each zone of the view that lies on a grid
-    (of the zones named in `only`, when it is given)."""
-    legal = legal_cells(actions)
+    (of the zones named in `only`, when it is given); with `marked`,
+    (cells, names) to mark instead of the legal actions' cells, only when
+    it holds a cell."""
+    legal = legal_cells(actions) if marked is None else set(marked[0])
     out = []
     for zone in view.get("zones") or []:
         if zone.get("grid") is None or only is not None and zone.get("name") not in only:
             continue
+        if marked is not None and not legal:
+            continue
         name = _zone_title(zone)
         if zone.get("owner") is not None and not zone.get("keys"):
             name = f"{name} of {player_label(zone['owner'])}"
-        note = " · north at the top" + (" · '· (x,y)': a legal action names that cell" if legal else "")
+        note = " · north at the top" + (f" · '· (x,y)': {_names_that(marked, 'cell')}"
+                                         if legal else "")
         out.append(Group(Text(name, style="bold") + Text(note, style="dim"),
                          GridView(zone["grid"], legal, compact=compact)))
     return out
@@ -567,43 +578,49 @@ def legal_names(actions: Sequence[str]) -> set:
 
 
 def hex_sections(view: dict, actions: Sequence[str], compact: bool = False,
-                 only: Optional[set] = None) -> list:
-    """A titled HexView for each zone of the view laid out as hexes."""
-    legal = legal_names(actions)
+                 only: Optional[set] = None, marked: Optional[tuple] = None) -> list:
+    """A titled HexView for each zone of the view laid out as hexes (with
+    `marked`, only those with a hex of its names, marked)."""
+    legal = legal_names(actions) if marked is None else set(marked[1])
     out = []
     for zone in view.get("zones") or []:
         if zone.get("hexes") is None or only is not None and zone.get("name") not in only:
             continue
         name = _zone_title(zone)
-        marked = legal & {h["piece"] for h in zone["hexes"]}
+        hexes = legal & {h["piece"] for h in zone["hexes"]}
+        if marked is not None and not hexes:
+            continue
         # (a compact map says in its key how its rows are laid out)
         note = ("" if compact else " · odd columns half a hex lower") + \
-            (" · '*': a legal action names that hex" if marked else "")
+            (f" · '*': {_names_that(marked, 'hex')}" if hexes else "")
         out.append(Group(Text(name, style="bold") + Text(note, style="dim"),
-                         HexView(zone["hexes"], marked, compact=compact)))
+                         HexView(zone["hexes"], hexes, compact=compact)))
     return out
 
 
 def board_sections(view: dict, actions: Sequence[str], compact: bool = False,
-                   only: Optional[set] = None) -> list:
-    """A titled BoardView for each declared grid of the view."""
-    legal = legal_cells(actions)
+                   only: Optional[set] = None, marked: Optional[tuple] = None) -> list:
+    """A titled BoardView for each declared grid of the view (with
+    `marked`, only those with a cell of its cells, marked)."""
+    legal = legal_cells(actions) if marked is None else set(marked[0])
     out = []
     for board in view.get("grids") or ():
         if only is not None and board.get("name") not in only:
             continue
-        marked = {(x, y) for x, y in legal
-                  if 0 <= x < board["width"] and 0 <= y < board["height"]}
+        cells = {(x, y) for x, y in legal
+                 if 0 <= x < board["width"] and 0 <= y < board["height"]}
         if "player" in board and len(view.get("to_move") or ()) == 1 \
                 and board["player"] not in view["to_move"]:
-            marked = set()      # a grid of each player: the cells on the mover's own board
+            cells = set()      # a grid of each player: the cells on the mover's own board
+        if marked is not None and not cells:
+            continue
         note = f" · {board['width']} by {board['height']} · row 0 at the top" + \
-            (f" · '{LEGAL_MARK}': a legal action names that cell" if marked else "")
+            (f" · '{LEGAL_MARK}': {_names_that(marked, 'cell')}" if cells else "")
         title = str(board["name"])
         if "player" in board:          # one board of a grid of each player
             title = f"{title} of {player_label(board['player'])}"
         out.append(Group(Text(title, style="bold") + Text(note, style="dim"),
-                         BoardView(board, marked, compact=compact)))
+                         BoardView(board, cells, compact=compact)))
     return out
 
 
@@ -620,14 +637,16 @@ def on_maps(view: dict) -> tuple:
 
 
 def boards(view: dict, actions: Sequence[str], compact: bool = False,
-           only: Optional[set] = None) -> list:
+           only: Optional[set] = None, marked: Optional[tuple] = None) -> list:
     """Every board of the view, titled (those named in `only`, when it is
-    given): declared grids, zones on a grid, hex maps."""
+    given): declared grids, zones on a grid, hex maps; with `marked`,
+    (cells, names) to mark instead of what the legal actions name, only
+    the boards that hold one of them."""
     view, actions = printable_view(view), printable_texts(actions)
     only = None if only is None else set(printable_texts(only))
-    return [*board_sections(view, actions, compact, only),
-            *grid_sections(view, actions, compact, only),
-            *hex_sections(view, actions, compact, only)]
+    return [*board_sections(view, actions, compact, only, marked),
+            *grid_sections(view, actions, compact, only, marked),
+            *hex_sections(view, actions, compact, only, marked)]
 
 
 # -- details on request ------------------------------------------------------------

@@ -24,6 +24,7 @@ from rich.measure import Measurement
 from rich.style import Style
 from rich.text import Text
 
+from ..stdlib.grid import turned
 from .render_boards import _colour_word, _mark_width, _on, _tints, seat_colour
 from .words import value_text
 
@@ -58,6 +59,38 @@ def piece_drawings(view: dict, zone: dict) -> Optional[RenderableType]:
         else:
             runs.append([d, 1])
     return PieceDrawings([looks.draw(d, k) for d, k in runs])
+
+
+def _edges_drawing(view: dict, piece: str) -> Optional[dict]:
+    """The drawing of the piece named `piece` where the viewer sees it
+    drawn as edges (`drawn as edges`), or None."""
+    return next((d for zone in view.get("zones") or () for d in zone.get("drawings") or ()
+                 if d.get("piece") == piece and len(d.get("edges") or ()) == 4), None)
+
+
+def turned_edges(view: dict, piece: str, turns: int) -> Optional[list]:
+    """The sides (north, east, south, west) of the piece named `piece`, as
+    the viewer sees it drawn, turned `turns` quarter turns clockwise the
+    way the rules' `turned` turns a list of sides; None when the viewer
+    sees no such drawing."""
+    found = _edges_drawing(view, piece)
+    return None if found is None else turned(found["edges"], turns)
+
+
+def turned_drawings(view: dict, piece: str, turns: Sequence[str]) -> Optional[RenderableType]:
+    """The piece named `piece` drawn as it lies after each of `turns`
+    quarter turns (`turned_edges`), side by side, each with its number
+    under it; None when the viewer sees no drawing of it as edges."""
+    found = _edges_drawing(view, piece)
+    if found is None:
+        return None
+    looks = _Looks.of(view)
+    pictures = []
+    for k in turns:
+        lines = looks.draw(dict(found, edges=turned(found["edges"], int(k))), 1)
+        width = lines[0].cell_len
+        pictures.append(lines + [_padded(Text(str(k).center(width), style="bold"), width)])
+    return PieceDrawings(pictures)
 
 
 @dataclass

@@ -12,7 +12,9 @@ A list of legal actions too long for the screen is chosen step by step
 pieces one at a time, in any order), each from a short list on screen,
 until one action is left, which is shown to be confirmed (Enter or `yes`
 plays it, `back` goes back a step); a whole action typed is played at
-once. The game
+once. A step that asks for a cell or a hex redraws its board with only
+the values it offers marked, and one that turns a piece shows the piece
+as it will lie (`render_steps`). The game
 itself stays in the engine: the REPL only keeps the list of states and
 actions so far, which gives undo, the log and saves for free.
 
@@ -63,6 +65,7 @@ from ..game.options import changed_options, option_text
 from .choosing import Choice, parameters
 from .render import (BUDGET, TableView, action_forms, boards, component_table, detail_names,
                      guarded, own_zones, piece_names, player_label, zone_details)
+from .render_steps import step_drawings
 from .rules import rules_text
 from .savefile import SAVE_FORMAT, SAVE_VERSION, SEEDS, file_name, read_save, same_file
 
@@ -79,7 +82,8 @@ A list too long for the screen is chosen step by step: type an action's name
 (or its number, or the start of its text) and the screen lists what the next
 parameter may be, numbered; type a number or a value, again, until one action
 is left, which is shown: Enter or 'yes' plays it. A set of cards is chosen a
-card at a time, in any order. 'back' goes back a step, an empty line leaves the
+card at a time, in any order; a cell or a hex with its board redrawn, the
+candidates marked; the turns of a tile with the tile drawn as it will lie. 'back' goes back a step, an empty line leaves the
 choice. A whole action typed at once is played at once.
 Commands (a leading ':' is allowed, e.g. ':undo', and wins over an action of the same name):
   board       every board in full
@@ -433,7 +437,19 @@ class Repl:
             self.play_chosen(narrowed.done, player)
         else:
             self.choice = narrowed          # a step, or the action chosen, to be confirmed
-            self.console.print(narrowed)
+            self.show_step(narrowed)
+
+    def show_step(self, choice: Choice) -> None:
+        """A step of a choice under what it draws (`render_steps`): the
+        boards with its cells or hexes marked, or the piece it turns as it
+        will lie; those are left out when the two would not fit a screen."""
+        view, _ = self.seen()
+        drawn = step_drawings(view, choice)
+        screen = Group(*drawn, choice)
+        if drawn and len(self.console.render_lines(screen, pad=False)) > SCREEN - 1:
+            screen = Group(Text("Too tall to draw with this step: 'board' shows the boards.",
+                                style="dim"), choice)
+        self.console.print(screen)
 
     def play_chosen(self, text: str, player: int) -> None:
         """Plays the action a choice came to, and says so."""
@@ -463,7 +479,7 @@ class Repl:
         previous = None if to_start else self.choice.previous
         if previous is not None and previous.previous is not None:
             self.choice = previous
-            self.console.print(previous)
+            self.show_step(previous)
             return
         root = self.choice
         while root.previous is not None:
