@@ -352,3 +352,23 @@ def place(text: str, line_part: str, token: str) -> tuple[int, int]:
     assert len(found) == 1, line_part
     n, line = found[0]
     return n, line.index(token) + 1
+
+
+def typed(game: Game, lines: Iterable[str], seed: int = 1, ai: Optional[dict] = None,
+          players: int = 2) -> str:
+    """What the REPL prints when `lines` are typed, one at each prompt, P1
+    an AI unless told otherwise, 120 columns wide; it stops where the lines
+    end."""
+    import io
+    from rich.console import Console
+    from interpreter.terminal.repl import Repl
+    out = io.StringIO()
+    feed = iter(lines)
+    repl = Repl(game, players=players, seed=seed, ai={1: "random"} if ai is None else ai,
+                console=Console(file=out, width=120, color_system=None),
+                input_fn=lambda prompt: next(feed))
+    try:
+        repl.run()
+    except StopIteration:
+        pass
+    return out.getvalue()

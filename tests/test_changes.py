@@ -103,19 +103,8 @@ def test_the_log_tells_each_move_with_what_it_changed_for_its_viewer():
 
 
 def test_log_full_prints_each_move_and_its_changes_under_it():
-    import io
-    from rich.console import Console
-    from interpreter.terminal.repl import Repl
-    game = rules("kalah")
-    out = io.StringIO()
-    feed = iter(["sow a3", "log full", "quit", "no"])
-    repl = Repl(game, players=2, seed=1, console=Console(file=out, width=120, color_system=None),
-                input_fn=lambda prompt: next(feed), ai={1: "random"})
-    try:
-        repl.run()
-    except StopIteration:
-        pass
-    text = out.getvalue()
+    from tests.scenario import typed
+    text = typed(rules("kalah"), ["sow a3", "log full", "quit", "no"])
     tail = text[text.rindex("1. P0: sow a3"):]
     assert tail.splitlines()[1].startswith("  pit a3 seeds 4 → 0")
     assert "score P0 0 → 1" in tail.splitlines()[1]

@@ -6,19 +6,17 @@ in the views; a zone's revealed pieces are in its `cards`."""
 
 from __future__ import annotations
 
-import io
 import random
 import re
 from pathlib import Path
 
 import pytest
-from rich.console import Console
-
 from interpreter import load_rulebook
 from interpreter.game.engine import Game
 from interpreter.language.loader import compile_ir
 from interpreter.terminal.render import TableView, render_to_text
-from interpreter.terminal.repl import Repl
+
+from tests.scenario import typed
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKET = ROOT / "tests" / "games" / "market.rules"
@@ -167,20 +165,8 @@ def test_every_attribute_a_purchase_depends_on_is_on_the_screen(market, players)
             state = market.apply(state, rng.choice(market.legal_actions(state, player)))
 
 
-def _repl(game, lines):
-    out = io.StringIO()
-    feed = iter(lines)
-    repl = Repl(game, players=2, seed=2, console=Console(file=out, width=120, color_system=None),
-                input_fn=lambda prompt: next(feed), ai={1: "random"})
-    try:
-        repl.run()
-    except StopIteration:
-        pass
-    return out.getvalue()
-
-
 def test_show_names_a_type_or_one_piece_and_its_table_is_on_request(market):
-    out = _repl(market, ["show card", "show R4", "quit", "no"])
+    out = typed(market, ["show card", "show R4", "quit", "no"], seed=2)
     assert "On request: show card · show noble" in out
     # the type's table, then the piece's row alone (a name in any case)
     _, whole, one = re.split(r"\ncard\s*\nname\s+cost\s+pay\s+colour\s+points", out)
