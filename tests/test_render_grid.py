@@ -281,11 +281,16 @@ def test_the_compact_lake_fits_120_columns_whole_through_a_game(lanterns, player
         assert all(len(line) <= WIDTH for line in lines) and "" not in lines    # no bands
         rows = lines[1:1 + ys[0] - ys[-1] + 1]                   # north first, one line each
         assert [int(line.split()[0]) for line in rows] == list(range(ys[0], ys[-1] - 1, -1))
-        assert len(lines) == len(rows) + 2                       # the header and the key
-        letters = dict(entry.split(" ")[::-1] for entry in lines[-1].split(": ", 1)[1].split(" · "))
+        labelled = any(c.get("label") for c in grid)
+        assert len(lines) == len(rows) + 2 + labelled   # the header, the sides' key, the labels'
+        if labelled:                                    # what the P after a tile's sides is
+            assert lines[-1] == "after the sides, labels: P"    # (named by the view's label_by)
+        key = lines[-1 - labelled]
+        letters = dict(entry.split(" ")[::-1] for entry in key.split(": ", 1)[1].split(" · "))
         row = {int(line.split()[0]): line for line in rows}
         for c in grid:
-            assert f"{c['piece']} {''.join(letters[v] for v in c['sides'])}" in row[c["y"]]
+            label = " P" if c.get("label") else ""
+            assert f"{c['piece']} {''.join(letters[v] for v in c['sides'])}{label}" in row[c["y"]]
         assert all(f"· ({x},{y})" in row[y] for x, y in legal - {(c["x"], c["y"]) for c in grid})
 
 

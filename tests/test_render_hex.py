@@ -111,7 +111,7 @@ def test_pieces_are_drawn_on_their_owners_colour():
     console.print(HexView(cells))
     styled = console.export_text(styles=True, clear=False)
     marks = dict((text, codes) for codes, text in re.findall(r"\x1b\[([\d;]+)m([^\x1b]+)", styled))
-    assert marks["P"].endswith(";41") and marks["Q"].endswith(";44")   # red, then blue, as initials
+    assert marks["P⁰"].endswith(";41") and marks["Q¹"].endswith(";44")   # red, then blue, as initials
 
 
 def test_a_wide_map_is_drawn_in_bands():
@@ -130,7 +130,7 @@ def test_the_map_has_a_key_for_its_letters_and_colours():
              {"piece": "C", "x": 2, "y": 0, "shade": "sand", "holds": []}]
     lines = render_to_text(HexView(cells), 80).splitlines()
     assert "shades: la land · sa sand · se sea" in lines
-    assert "pieces: P pawn · Q queen" in lines and "seats: P0 · P1" in lines
+    assert "pieces: P pawn · Q queen" in lines and "seats: ⁰ P0 · ¹ P1" in lines
     plain = [{"piece": "A", "x": 0, "y": 0, "shade": "x", "holds": []}]
     assert not any(line.startswith(("shades:", "pieces:", "seats:"))   # nothing to spell out
                    for line in render_to_text(HexView(plain), 80).splitlines())
@@ -143,13 +143,13 @@ def test_the_compact_map_is_a_line_per_row_with_names_pieces_and_shades(game, pl
     legal = {str(a).rsplit(", ", 1)[1] for a in game.legal_actions(played, 0)}
     text = render_to_text(HexView(hexes(view), legal, compact=True), WIDTH)
     assert [line.rstrip() for line in text.splitlines()] == [
-        "   0    1    2",
-        "0 g ka b 11 g*12",      # a shade's letter, then the stone, a free hex's name or *NAME
-        "1 g ma t*14 g*15",      # 14 (a hidden coin on it) is legal: its name wins
-        "2      b 16",
+        "     0        1      2",
+        "0 g 10 ka⁰ b 11     g*12",      # a shade's letter, the hex's name, its stone and owner
+        "1 g 13 ma¹ t*14 (1) g*15",      # 14 (a hidden coin on it) is legal: '*' before its name
+        "2          b 16",
         "odd columns sit half a hex lower: hex (x,y) touches rows y, y+1 of columns x±1 if x is "
         "odd, rows y-1, y if x is even",
-        "shades: b blue · g green · t town   seats: P0 · P1"]
+        "shades: b blue · g green · t town   seats: ⁰ P0 · ¹ P1"]
 
 
 def test_the_full_map_is_drawn_as_before(game, played):
@@ -159,14 +159,14 @@ def test_the_full_map_is_drawn_as_before(game, played):
     assert [line.rstrip() for line in text.splitlines()] == [
         "    0   1   2",
         "0 /10 \\   /*12\\",
-        "  \\ka /11 \\ g /",
+        "  \\ka⁰/11 \\ g /",
         "1 /13 \\ b /*15\\",
-        "  \\ma /*14\\ g /",
+        "  \\ma¹/*14\\ g /",
         "2     \\(1)/",
         "      /16 \\",
         "      \\ b /",
         "shades: b blue · g green · t town",
-        "seats: P0 · P1"]
+        "seats: ⁰ P0 · ¹ P1"]
 
 
 def snapshots(game, players: int, seed: int, every: int):
@@ -242,7 +242,7 @@ def test_long_piece_names_go_by_a_letter_of_their_word_and_the_key_says_which():
               "holds": [{"zone": "on", "count": 1, "pieces": [piece], "owners": [owner]}]}
              for x, (piece, owner) in enumerate(holds)]
     lines = render_to_text(HexView(cells, compact=True), WIDTH).splitlines()
-    assert lines[1].rstrip() == "0 f W2 fA1b f W3 f  T"         # wall: its next letter, A
+    assert lines[1].rstrip() == "0 f 10 W2⁰ f 11 A1b¹ f 12 W3² f 13 T"   # wall: its next letter, A
     assert "pieces (W2 is wagon2): A wall · T tower · W wagon" in lines[3]
 
 
@@ -270,8 +270,8 @@ def test_no_seat_wears_the_colour_of_a_shade_on_the_map():
         marks = dict((text, codes) for codes, text in re.findall(r"\x1b\[([\d;]+)m([^\x1b]+)",
                                                                  styled))
         grounds = {"42", "44", "43"}
-        pieces = [marks[f"P{x}" if compact else f"p{x}"] for x in range(4)]
+        pieces = [marks[f"p{x}" + "⁰¹²³"[x]] for x in range(4)]   # each with its seat's mark
         backgrounds = [codes.split(";", 2)[-1] if "48;5" in codes else codes.rsplit(";", 1)[-1]
                        for codes in pieces]
         assert not grounds & set(backgrounds) and len(set(backgrounds)) == 4
-        assert marks["P0"].endswith(";41")                # P0 keeps its red
+        assert marks["p0⁰"].endswith(";41")               # P0 keeps its red

@@ -835,9 +835,10 @@ def _without_spans(node):
     """The IR as the fingerprint reads it: without places in the file, nor
     the labels of actions' parameters, which change only what a player is
     asked (a save stays good when a rulebook words its prompts better), nor
-    what a component `shows`, which changes only what the screen lists."""
+    what a component `shows` or a zone's pieces are labelled by, which
+    changes only what the screen lists."""
     if isinstance(node, dict):
-        shown_only = ("label",) if node.get("node") == "param" else \
+        shown_only = ("label",) if node.get("node") in ("param", "zone") else \
             ("shows",) if node.get("node") == "component" else ()
         return {k: _without_spans(v) for k, v in node.items()
                 if k != "at" and not k.endswith("_at") and k not in shown_only}

@@ -632,6 +632,9 @@ class DeclarationChecks(TableRows):
             self._check_zone_grid(zone, self.components[zone["of"]])
         if zone.get("hex_x") is not None and zone["of"] in self.components:
             self._check_zone_hexes(zone, self.components[zone["of"]])
+        if zone.get("label") is not None and zone["of"] in self.components:
+            self._check_piece_value(zone, self.components[zone["of"]], "label", "'label by'",
+                                    "label")
         vis = [f for f, _ in vis]
         zone["visibility"] = vis[0] if vis else "public"
         zone["ordered"] = "ordered" in zone["flags"]
@@ -677,29 +680,35 @@ class DeclarationChecks(TableRows):
         """`hexes at X, Y[, shade by NAME]`: only how the zone is drawn. Each
         name is an attribute of the zone's pieces or a define of one piece;
         the column and row are whole numbers."""
+        for key, role in (("hex_x", "column"), ("hex_y", "row"), ("shade", "shade")):
+            if zone[key] is not None:
+                self._check_piece_value(zone, comp, key, "'shade by'" if key == "shade"
+                                        else "'hexes at'", role, number=key != "shade")
+
+    def _check_piece_value(self, zone, comp, key, what, role, number=False):
+        """zone[key] names what a drawing reads of each piece: an attribute of
+        the zone's pieces (a `has` number where `number`) or a define of one
+        piece."""
         of = zone["of"]
         has = {h["name"]: h["type"] for h in comp["has"]}
         columns = {c for c in comp.get("columns", []) if c not in RESERVED_COLUMNS}
-        for key, role in (("hex_x", "column"), ("hex_y", "row"), ("shade", "shade")):
-            name, at = zone[key], zone[key + "_at"]
-            if name is None:
-                continue
-            what = "'shade by'" if key == "shade" else "'hexes at'"
-            if name in has:
-                if key != "shade" and has[name] not in ("number", "any"):
-                    self.error(WrongType, f"'{name}' of a {of} is a {has[name]}, not a number", at,
-                               hint=f"a hex's {role} is a whole number")
-            elif name in columns:
-                continue
-            elif name in self._define_params:
-                if self._define_params[name] != 1:
-                    self.error(WrongArity, f"define '{name}' takes {_parameters(self._define_params[name])}; "
-                               f"{what} needs one (the piece)", at,
-                               hint=f"write 'define {name}(h) = …', the {role} of h")
-            elif self.attributes_known:
-                known = columns | set(has) | self._one_card_defines
-                self.error(UnknownName, f"a {of} has no attribute '{name}' for its {role} on a hex map", at,
-                           hint=did_you_mean(name, known) or "name an attribute, or a define of one piece")
+        name, at = zone[key], zone[key + "_at"]
+        if name in has:
+            if number and has[name] not in ("number", "any"):
+                self.error(WrongType, f"'{name}' of a {of} is a {has[name]}, not a number", at,
+                           hint=f"a hex's {role} is a whole number")
+        elif name in columns:
+            return
+        elif name in self._define_params:
+            if self._define_params[name] != 1:
+                self.error(WrongArity, f"define '{name}' takes {_parameters(self._define_params[name])}; "
+                           f"{what} needs one (the piece)", at,
+                           hint=f"write 'define {name}(h) = …', the {role} of h")
+        elif self.attributes_known:
+            known = columns | set(has) | self._one_card_defines
+            purpose = "to label it by" if key == "label" else f"for its {role} on a hex map"
+            self.error(UnknownName, f"a {of} has no attribute '{name}' {purpose}", at,
+                       hint=did_you_mean(name, known) or "name an attribute, or a define of one piece")
 
     def _declare_grid(self, g):
         """`grid NAME [of each player]: W by H`: a bounded square grid, its

@@ -378,6 +378,8 @@ class _ToAst(Transformer):
         grid = {"grid": None, "grid_at": None, "sides": None, "sides_at": None}
         hexes = {"hex_x": None, "hex_x_at": None, "hex_y": None, "hex_y_at": None,
                  "shade": None, "shade_at": None}
+        # a label only where one is written: the IR of every other zone stays as it was
+        label = {k: layout.pop(k) for k in ("label", "label_at") if layout.get("label")}
         (grid if "grid" in layout else hexes).update(layout)
         index, second = index if isinstance(index, tuple) else (index, None)
         # a second index only where one is written: the IR (and so the
@@ -388,7 +390,7 @@ class _ToAst(Transformer):
                      of=str(kind), of_at=_tok_at(kind),
                      flags=[str(f) for f in flags],
                      flags_at=[_tok_at(f) for f in flags],
-                     by=_name(by), by_at=_tok_at(by) if by else None, **grid, **hexes)
+                     by=_name(by), by_at=_tok_at(by) if by else None, **grid, **hexes, **label)
 
     def zone_index(self, meta, c):
         return c[0]
@@ -399,15 +401,19 @@ class _ToAst(Transformer):
 
     def zone_grid(self, meta, c):
         # folded into its 'zone' node: no node of its own in the IR
-        cell, sides = c
+        cell, sides, label = c
         return {"grid": str(cell), "grid_at": _tok_at(cell),
-                "sides": _name(sides), "sides_at": _tok_at(sides) if sides else None}
+                "sides": _name(sides), "sides_at": _tok_at(sides) if sides else None, **(label or {})}
 
     def zone_hexes(self, meta, c):
         # folded into its 'zone' node, like zone_grid
-        x, y, shade = c
+        x, y, shade, label = c
         return {"hex_x": str(x), "hex_x_at": _tok_at(x), "hex_y": str(y), "hex_y_at": _tok_at(y),
-                "shade": _name(shade), "shade_at": _tok_at(shade) if shade else None}
+                "shade": _name(shade), "shade_at": _tok_at(shade) if shade else None, **(label or {})}
+
+    def zone_label(self, meta, c):
+        # folded into its 'zone' node, like zone_grid
+        return {"label": str(c[0]), "label_at": _tok_at(c[0])}
 
     def grid_decl(self, meta, c):
         name, index, width, height, shade, mark = c

@@ -111,6 +111,7 @@ def _grid(prog, s, decl, contents) -> list:
     on a cell: [{cell, x, y, piece, sides?}], north row first, west to east."""
     lay = prog.lay
     cell_of, _ = _attribute_of(prog, s, decl["grid"])
+    label_of = _labeller(prog, s, decl)
     side_of = None
     if decl.get("sides") is not None:
         read, kind = shown_define(prog, decl["sides"])
@@ -127,6 +128,7 @@ def _grid(prog, s, decl, contents) -> list:
         if side_of is not None:
             entry["sides"] = [value if isinstance(value, str) else plain_text(value)
                               for value in side_of(c)]
+        label_of(c, entry)
         out.append(entry)
     out.sort(key=lambda e: (-e["y"], e["x"]))
     return out
@@ -142,6 +144,7 @@ def _hexes(prog, s, decl, contents, viewer) -> list:
     y_of, _ = _attribute_of(prog, s, decl["hex_y"])
     shade_of = _attribute_of(prog, s, decl["shade"]) if decl.get("shade") else None
     owner_of = _owner_of(prog, s)
+    label_of = _labeller(prog, s, decl)
     out = []
     for c in contents:
         x, y = x_of(c), y_of(c)
@@ -156,9 +159,26 @@ def _hexes(prog, s, decl, contents, viewer) -> list:
         if owner_of(c) is not None:
             entry["owner"] = owner_of(c)
         entry["holds"] = _holds(prog, s, c, viewer, owner_of)
+        label_of(c, entry)
         out.append(entry)
     out.sort(key=lambda e: (e["y"], e["x"]))
     return out
+
+
+def _labeller(prog, s, decl):
+    """label(piece, entry): adds a zone's `label by` value of the piece to its
+    entry as `label`, as a player reads it (a name, a seat as P0, a list),
+    where the zone has a label and the value is not none."""
+    if decl.get("label") is None:
+        return lambda c, entry: None
+    value_of, kind = _attribute_of(prog, s, decl["label"])
+    lay = prog.lay
+
+    def label(c, entry):
+        value = show_value(value_of(c), kind, lay)
+        if value is not None:
+            entry["label"] = value
+    return label
 
 
 def _whole(value) -> bool:
@@ -407,6 +427,9 @@ def _zone_view(prog, s, slot, k, viewer, grid_decl=None, hex_decl=None, drawer=N
         entry["grid"] = _grid(prog, s, grid_decl, contents)
     if visible and hex_decl is not None:
         entry["hexes"] = _hexes(prog, s, hex_decl, contents, viewer)
+    label_by = (grid_decl or hex_decl or {}).get("label")
+    if visible and label_by is not None:
+        entry["label_by"] = label_by
     order = contents if slot.ordered else sorted(contents, key=lambda c: natural(lay.display[c]))
     if visible and drawer is not None:
         # one drawing per card, in the order of `cards`

@@ -567,7 +567,8 @@ def grid_sections(view: dict, actions: Sequence[str], compact: bool = False,
         note = " · north at the top" + (f" · '· (x,y)': {_names_that(marked, 'cell')}"
                                          if legal else "")
         out.append(Group(Text(name, style="bold") + Text(note, style="dim"),
-                         GridView(zone["grid"], legal, compact=compact)))
+                         GridView(zone["grid"], legal, compact=compact,
+                                  label_by=zone.get("label_by") or "labels")))
     return out
 
 
@@ -594,7 +595,8 @@ def hex_sections(view: dict, actions: Sequence[str], compact: bool = False,
         note = ("" if compact else " · odd columns half a hex lower") + \
             (f" · '*': {_names_that(marked, 'hex')}" if hexes else "")
         out.append(Group(Text(name, style="bold") + Text(note, style="dim"),
-                         HexView(zone["hexes"], hexes, compact=compact)))
+                         HexView(zone["hexes"], hexes, compact=compact,
+                                 label_by=zone.get("label_by") or "labels")))
     return out
 
 

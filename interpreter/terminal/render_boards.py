@@ -28,6 +28,9 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.style import Style
 from rich.text import Text
 
+from ..runtime.views import natural
+from .words import value_text
+
 
 # -- colours, letters and lines that the boards share ---------------------------------
 CELL_TEXT = re.compile(r"\((-?\d+),\s*(-?\d+)\)")
@@ -111,6 +114,22 @@ def seat_style(owner, colours: Sequence[Color] = ()) -> Style:
     return _on(seat_colour(owner, colours), bold=True)
 
 
+SEAT_MARKS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def seat_mark(owner) -> str:
+    """A seat as a raised number after its piece ('R3¹' is P1's R3), so the
+    owner reads without colour too; nothing for a piece of no seat."""
+    if not isinstance(owner, int) or isinstance(owner, bool):
+        return ""
+    return str(owner).translate(SEAT_MARKS)
+
+
+def owned(piece: str, owner, colours: Sequence[Color] = ()) -> Text:
+    """A piece's text in its owner's colour, with the owner's seat mark."""
+    return Text(piece + seat_mark(owner), style=seat_style(owner, colours))
+
+
 def _mark_width(values: Iterable[str]) -> int:
     """The fewest first letters (up to MARK_WIDTH) that tell the values apart."""
     values = set(values)
@@ -170,6 +189,17 @@ def _fit(text: Text, width: int) -> Text:
     if " " not in plain and width >= 5:
         return text[:width - 3] + Text(ELLIPSIS) + text[len(plain) - 2:]
     return text[:width - 1] + Text(ELLIPSIS)
+
+
+def _named(entry: dict) -> str:
+    """A piece's name on a square grid's cell, with its label after it."""
+    label = _label(entry)
+    return f"{entry['piece']} {label}" if label else entry["piece"]
+
+
+def _label(entry: dict) -> str:
+    """The text of a piece's `label by` value where it lies, or ''."""
+    return value_text(entry["label"]) if entry.get("label") is not None else ""
 
 
 def _centred(text: Text, width: int) -> Text:
@@ -263,6 +293,7 @@ class GridView:
     cells: Sequence[dict]
     legal: set = field(default_factory=set)
     compact: bool = False
+    label_by: str = "labels"    # the name of what the pieces' labels are, for the key
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         pieces = {(c["x"], c["y"]): c for c in self.cells}
@@ -279,7 +310,7 @@ class GridView:
             yield from self._compact(pieces, set(free), sides, xs, ys, options.max_width)
             return
         self.mark = _mark_width(sides) if sides else 0
-        name_w = max([len(c["piece"]) for c in self.cells] or [1])
+        name_w = max([len(_named(c)) for c in self.cells] or [1])
         self.width = max([2 * self.mark + 2 + name_w, *(len(f"· ({x},{y})") for x, y in free)])
         fits = max(1, (options.max_width - self.gutter) // (self.width + 1))
         per_band = math.ceil(len(xs) / math.ceil(len(xs) / fits))   # bands of even width
@@ -291,6 +322,7 @@ class GridView:
         if marked:
             yield from _wrapped("sides:", [Text.assemble(
                 (v[:self.mark], _mark_style(v)), " " + v) for v in marked], options.max_width)
+        yield from self._label_key()
 
     def _band(self, xs, ys, pieces, free):
         head = Text(" " * self.gutter, no_wrap=True, overflow="crop", style="dim")
@@ -315,7 +347,7 @@ class GridView:
         if piece is None:
             middle = f"· ({x},{y})".center(w) if is_free else " " * w
             return [Text(" " * w), Text(middle, style="dim"), Text(" " * w)]
-        name = piece["piece"]
+        name = _named(piece)
         sides = piece.get("sides")
         if not sides:
             return [Text(" " * w), Text(name.center(w), style="bold"), Text(" " * w)]
@@ -330,7 +362,9 @@ class GridView:
     def _compact(self, pieces: dict, free: set, sides: set, xs: list, ys, width: int):
         self.letters = _letters(sides)
         self.name_w = max([len(c["piece"]) for c in self.cells] or [0])
-        piece_w = self.name_w + (1 + 4 if sides else 0)     # a space, then N E S W
+        self.label_w = max([len(_label(c)) for c in self.cells] or [0])
+        piece_w = self.name_w + (1 + 4 if sides else 0) + \
+            (1 + self.label_w if self.label_w else 0)     # a space, then N E S W, the label
         for self.form in LEGAL_CELL:
             widths = {x: max([len(str(x))] + [piece_w for px, _ in pieces if px == x]
                              + [len(self._legal(fx, y)) for fx, y in free if fx == x])
@@ -345,6 +379,17 @@ class GridView:
         if sides:
             yield from _wrapped("sides, N E S W after the name:", [Text.assemble(
                 (self.letters[v], _mark_style(v)), " " + v) for v in sorted(sides)], width)
+        yield from self._label_key()
+
+    def _label_key(self):
+        """What the labels after the pieces are: 'after the sides, platform_sign: P'."""
+        labels = sorted({_label(c) for c in self.cells} - {""}, key=natural)
+        if labels:
+            yield Text(f"after the {'sides' if self._sided() else 'name'}, {self.label_by}: "
+                       + " · ".join(labels), style="dim")
+
+    def _sided(self) -> bool:
+        return any(c.get("sides") for c in self.cells)
 
     def _legal(self, x: int, y: int) -> str:
         return self.form.format(x=x, y=y)
@@ -358,11 +403,16 @@ class GridView:
             text.append(" ")
             for value in piece["sides"]:
                 text.append(self.letters[value], style=_mark_style(value))
+        if self.label_w:
+            text.append(" " + _label(piece).ljust(self.label_w), style="italic")
         return _centred(text, width)
 
 
 # -- hex maps ----------------------------------------------------------------------
 HEX_WIDTH = (3, 8)    # the fewest and the most characters inside a hex
+# which compact hexes show their name beside what lies on them
+BESIDE_ALL, BESIDE_LABELLED, BESIDE_NONE = "all", "labelled", "none"
+LABEL_LINES = 2       # the most lines a compact map's key gives its labels
 SHORT_HEX = 3         # a compact hex holds at least this many characters after its shade
 
 
@@ -390,6 +440,7 @@ class HexView:
     hexes: Sequence[dict]
     legal: set = field(default_factory=set)
     compact: bool = False
+    label_by: str = "labels"    # the name of what the hexes' labels are, for the key
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if not self.hexes:
@@ -405,6 +456,7 @@ class HexView:
         if self.compact:
             yield from self._compact(shades, initials, options.max_width)
             return
+        self.labelled: set = set()    # the hexes whose label is drawn on them
         self.contents = {spot: self._contents(h, initials) for spot, h in self.at.items()}
         needed = max(max(len(self._name(h)) for h in self.hexes),
                      max(t.cell_len for t in self.contents.values()))
@@ -419,7 +471,8 @@ class HexView:
             yield from self._band(xs[start:start + per_band])
         for lines in (self._shade_key(shades, options.max_width),
                       self._initials_key(initials, options.max_width),
-                      self._seat_key(options.max_width)):
+                      self._seat_key(options.max_width),
+                      self._label_key(options.max_width)):
             yield from lines
 
     def _shade_key(self, shades: list, width: int) -> list:
@@ -448,8 +501,19 @@ class HexView:
                   for o in hold.get("owners") or () if o is not None}
         if not owners:
             return []
-        return list(_wrapped("seats:", [Text(f"P{o}", style=seat_style(o, self.seats))
-                                        for o in sorted(owners)], width))
+        return list(_wrapped("seats:", [Text.assemble(seat_mark(o), " ", (f"P{o}", seat_style(
+            o, self.seats))) for o in sorted(owners)], width))
+
+    def _label_key(self, width: int) -> list:
+        """The labels not drawn on their hexes: 'influence: Harbour 8 0 · 90 0 2',
+        with the hex's place where the compact map hides its name under its
+        pieces ('63 (15,-8) 0 3')."""
+        entries = [Text.assemble((h["piece"], "dim"), "" if not self.compact or self._named(h)
+                                 else f" ({h['x']},{h['y']})", " ", (_label(h), "italic"))
+                   for h in self.hexes if _label(h) and (h["x"], h["y"]) not in self.labelled]
+        if not entries:
+            return []
+        return list(_wrapped(f"{self.label_by}:", entries, width))
 
     def _name(self, h: dict) -> str:
         return ("*" if h["piece"] in self.legal else "") + h["piece"]
@@ -464,10 +528,14 @@ class HexView:
                 owners = hold.get("owners") or [None] * len(pieces)
                 sep = "" if hold["zone"] in initials else " "
                 part = Text(sep).join(
-                    Text(p[:1].upper() if not sep else p, style=seat_style(o, self.seats))
+                    owned(p[:1].upper() if not sep else p, o, self.seats)
                     for p, o in zip(pieces, owners))
             if part.plain:
                 out += Text(" ") + part if out.plain else part
+        label = _label(h)
+        if label and out.cell_len + 1 + len(label) <= HEX_WIDTH[1]:    # else in the key
+            out += Text(" ") + Text(label, style="italic") if out.plain else Text(label, style="italic")
+            self.labelled.add((h["x"], h["y"]))
         return out
 
     def _ground(self, shade: str) -> Color:
@@ -539,13 +607,22 @@ class HexView:
         names = {h["piece"] for h in self.hexes}
         columns: dict = {}
         for h in self.hexes:
-            columns.setdefault(h["x"], []).append(h["piece"])
+            columns.setdefault(h["x"], []).append(h)
         xs = list(range(min(columns), max(columns) + 1))
         gutter = max(len(str(y)) for _, y in self.at) + 1
-        for cap in range(max(SHORT_HEX, *map(len, names)), SHORT_HEX - 1, -1):
-            self.short = _shortened(names, cap)    # full names where the screen allows
-            widths = {x: max(len(str(x)), self.initial + max(
-                [SHORT_HEX] + [1 + len(self.short[n]) for n in columns.get(x, ())])) for x in xs}
+        longest = max(SHORT_HEX, *map(len, names))
+        # Each hex's name beside what lies on it where the screen is wide
+        # enough, or at least each labelled hex's — a space after the shade
+        # where there is room; else what lies on it alone, its name where
+        # nothing does, its names shortened as far as they still tell apart.
+        forms = [(beside, spaced, longest) for beside in (BESIDE_ALL, BESIDE_LABELLED)
+                 for spaced in (True, False)]
+        forms += [(BESIDE_NONE, spaced, cap) for spaced in (True, False)
+                  for cap in range(longest, SHORT_HEX - 1, -1)]
+        for self.beside, self.spaced, cap in forms:
+            self.short = _shortened(names, cap)
+            widths = {x: max([len(str(x)), self.initial + SHORT_HEX] +
+                             [self._needs(h) for h in columns.get(x, ())]) for x in xs}
             if gutter + sum(widths.values()) + len(xs) - 1 <= width:
                 break
         for i, band in enumerate(_bands(xs, widths, width - gutter)):
@@ -553,11 +630,26 @@ class HexView:
                 yield Text("")
             rows = [y for x, y in self.at if x in band] or [y for _, y in self.at]
             yield from _rows(band, widths, range(min(rows), max(rows) + 1), self._short_hex, gutter)
+        under = any(not self._named(h) for h in self.hexes)
+        self.labelled = set()
         yield from _packed([[Text("odd columns sit half a hex lower: hex (x,y) touches rows "
                                   "y, y+1 of columns x±1 if x is odd, rows y-1, y if x is even",
                                   style="dim")],
                             self._letters_key(words, width), self._shade_key(shades, width),
-                            self._names_key(width), self._seat_key(width)], width)
+                            self._names_key(width), self._seat_key(width),
+                            *self._on_request(under, width)], width)
+
+    def _on_request(self, under: bool, width: int) -> list:
+        """The key's last sections: the labels, and what `board` shows that
+        the compact map leaves out — the names under the pieces, labels
+        past LABEL_LINES lines."""
+        labels = self._label_key(width)
+        asked = ["names under pieces"] if under else []
+        if len(labels) > LABEL_LINES:
+            asked.append(self.label_by)
+            labels = []
+        note = [Text("'board': " + " · ".join(asked), style="dim")] if asked else []
+        return [note, labels]    # (the short note first: it fits beside the seats)
 
     def _short_piece(self, piece: str, initial: bool) -> str:
         word, rest = _word(piece)
@@ -566,7 +658,8 @@ class HexView:
         return self.letters[word].upper() + ("" if initial else rest)
 
     def _letters_on(self, h: dict, initials: set) -> Text:
-        """What lies on a hex in a few letters: 'P2b', 'BRC', '(2)' for a hidden zone."""
+        """What lies on a hex in a few letters, each piece with its owner's
+        seat mark: 'P2b¹', 'BRC', '(2)' for a hidden zone."""
         parts = []
         for hold in h.get("holds") or ():
             pieces = hold.get("pieces")
@@ -575,28 +668,63 @@ class HexView:
             elif pieces:
                 owners = hold.get("owners") or [None] * len(pieces)
                 sep = "" if hold["zone"] in initials else " "
-                parts.append(Text(sep).join(Text(self._short_piece(p, not sep), style=seat_style(
-                    o, self.seats)) for p, o in zip(pieces, owners)))
+                parts.append(Text(sep).join(owned(self._short_piece(p, not sep), o, self.seats)
+                                            for p, o in zip(pieces, owners)))
         return Text(" ").join(parts)
+
+    def _body(self, h: dict) -> Text:
+        """A compact hex after its shade: its name, `*` first where a legal
+        action names it, then what lies on it — or, not `beside`, what lies
+        on it alone where something does and no legal action names it."""
+        on = self.contents[(h["x"], h["y"])]
+        name = self.short[h["piece"]]
+        legal = h["piece"] in self.legal
+        if legal:    # the name to type, in the colour of what lies there
+            owner = next((o for hold in h.get("holds") or () for o in hold.get("owners") or ()
+                          if o is not None), None)
+            head = Text("*" + name, style=seat_style(owner, self.seats))
+        else:
+            head = Text(name, style="dim")
+        if not on.plain:
+            return head
+        if self.beside == BESIDE_ALL or (self.beside == BESIDE_LABELLED and _label(h)):
+            return Text.assemble(head, " ", on)
+        return head if legal else on
+
+    def _needs(self, h: dict) -> int:
+        """The width a compact hex takes: its shade's letters and its body —
+        spaced, with room for a '*' on every hex, so a space after the
+        shade; at the narrowest, pieces may take the shade's place."""
+        body = self._body(h).cell_len
+        if not self.spaced and self.beside == BESIDE_NONE and not self._named(h):
+            return body
+        return self.initial + body + (self.spaced and h["piece"] not in self.legal)
+
+    def _named(self, h: dict) -> bool:
+        """Whether a hex's name is on the compact map."""
+        return self._body(h).plain.lstrip("*").startswith(self.short[h["piece"]])
 
     def _short_hex(self, x: int, y: int, width: int) -> Optional[Text]:
         h = self.at.get((x, y))
         if h is None:
             return None
-        on = self.contents[(x, y)]
-        if h["piece"] in self.legal:    # the name to type, in the colour of what lies there
-            owner = next((o for hold in h.get("holds") or () for o in hold.get("owners") or ()
-                          if o is not None), None)
-            body = Text("*" + self.short[h["piece"]], style=seat_style(owner, self.seats))
-        elif on.plain:
-            body = on
-        else:
-            body = Text(self.short[h["piece"]], style="dim")
-        body = _fit(body, width - self.initial)
+        body = self._body(h)
         cell = Text(style=self._style(h))
+        if body.cell_len > width - self.initial:    # pieces in the shade's place: on its colour
+            body = _fit(body, width)
+            cell.append(" " * (width - body.cell_len))
+            cell.append_text(body)
+            return cell
         cell.append((h.get("shade") or "")[:self.initial].ljust(self.initial), style="dim")
-        cell.append(" " * (width - self.initial - body.cell_len))
-        cell.append_text(body)
+        pad = " " * (width - self.initial - body.cell_len)
+        if self.beside != BESIDE_NONE:    # names and pieces start where the column does
+            if self.spaced and h["piece"] not in self.legal and pad:
+                body, pad = Text(" ") + body, pad[1:]
+            cell.append_text(body)
+            cell.append(pad)
+        else:              # a name alone: as numbers are, to the right
+            cell.append(pad)
+            cell.append_text(body)
         return cell
 
     def _letters_key(self, words: dict, width: int) -> list:
