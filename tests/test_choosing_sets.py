@@ -182,7 +182,7 @@ def test_a_wrong_piece_is_refused_and_loses_nothing(game):
     first = hand_gifts(legal)[-1].split()[1]
     session = Session(game, ["", "gift", first, "G9"])
     out = session.run()
-    assert "error[action/" in out.split(f"> G9\n", 1)[1].splitlines()[0]
+    assert "error[action/" in out.split("> G9\n", 1)[1].splitlines()[0]
     assert session.repl.choice.prompt_text() == f"gift {first} …"
     assert session.repl.states == [state]
 

@@ -21,7 +21,6 @@ import functools
 import random
 import re
 import sys
-from collections import Counter
 from pathlib import Path
 
 import pytest

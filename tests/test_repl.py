@@ -15,7 +15,7 @@ import json
 import pytest
 from rich.console import Console
 
-from interpreter.terminal.render import zone_contents, TableView, render_to_text, value_text
+from interpreter.terminal.render import zone_contents, TableView, render_to_text
 from interpreter.terminal.choosing import parameters
 from interpreter.terminal.repl import Repl
 

@@ -1081,7 +1081,7 @@ def test_SM_D7_default_a_caste_gone_or_four_aside(game):
     others remain: SM-X1 with Edo and Kyoto the only settlements holding
     markers, Edo's buddha the last buddha."""
     s, _ = example_x1(game)
-    s = arrange(game, s, {f"board_marker(Kyoto)": ["rice", "castle"]}, rest="box",
+    s = arrange(game, s, {"board_marker(Kyoto)": ["rice", "castle"]}, rest="box",
                 keep=[f"board_marker({hx(h)})" for h in range(174) if h != KYOTO])
     s = empty_but(game, s, [EDO, KYOTO])
     end = play(game, play(game, s, "place ronin1, 86"), "end_step")

@@ -107,17 +107,13 @@ def _attribute_only(lay, s, has, static, name):
 
 
 def _grid(prog, s, decl, contents) -> list:
-    """The pieces of a zone declared `grid by CELL[, sides by SIDE]` that lie
-    on a cell: [{cell, x, y, piece, sides?}], north row first, west to east."""
+    """The pieces of a zone declared `grid by CELL[, sides by SIDE][, label
+    by LABEL]` that lie on a cell: [{cell, x, y, piece, sides?, label?}],
+    north row first, west to east."""
     lay = prog.lay
     cell_of, _ = _attribute_of(prog, s, decl["grid"])
     label_of = _labeller(prog, s, decl)
-    side_of = None
-    if decl.get("sides") is not None:
-        read, kind = shown_define(prog, decl["sides"])
-
-        def side_of(c):
-            return [show_value(read(s, c, d), kind, lay) for d in range(grid.DIRECTIONS)]
+    side_of = _sides_of(prog, s, decl["sides"]) if decl.get("sides") is not None else None
     out = []
     for c in contents:
         at = cell_of(c)
@@ -132,6 +128,13 @@ def _grid(prog, s, decl, contents) -> list:
         out.append(entry)
     out.sort(key=lambda e: (-e["y"], e["x"]))
     return out
+
+
+def _sides_of(prog, s, name):
+    """sides(piece): what a piece shows towards each direction, by the
+    define of a `sides by`, as a player reads it."""
+    read, kind = shown_define(prog, name)
+    return lambda c: [show_value(read(s, c, d), kind, prog.lay) for d in range(grid.DIRECTIONS)]
 
 
 def _hexes(prog, s, decl, contents, viewer) -> list:
