@@ -191,7 +191,7 @@ def _fit(text: Text, width: int) -> Text:
     return text[:width - 1] + Text(ELLIPSIS)
 
 
-def _named(entry: dict) -> str:
+def _name_and_label(entry: dict) -> str:
     """A piece's name on a square grid's cell, with its label after it."""
     label = _label(entry)
     return f"{entry['piece']} {label}" if label else entry["piece"]
@@ -310,7 +310,7 @@ class GridView:
             yield from self._compact(pieces, set(free), sides, xs, ys, options.max_width)
             return
         self.mark = _mark_width(sides) if sides else 0
-        name_w = max([len(_named(c)) for c in self.cells] or [1])
+        name_w = max([len(_name_and_label(c)) for c in self.cells] or [1])
         self.width = max([2 * self.mark + 2 + name_w, *(len(f"· ({x},{y})") for x, y in free)])
         fits = max(1, (options.max_width - self.gutter) // (self.width + 1))
         per_band = math.ceil(len(xs) / math.ceil(len(xs) / fits))   # bands of even width
@@ -347,7 +347,7 @@ class GridView:
         if piece is None:
             middle = f"· ({x},{y})".center(w) if is_free else " " * w
             return [Text(" " * w), Text(middle, style="dim"), Text(" " * w)]
-        name = _named(piece)
+        name = _name_and_label(piece)
         sides = piece.get("sides")
         if not sides:
             return [Text(" " * w), Text(name.center(w), style="bold"), Text(" " * w)]
@@ -687,9 +687,13 @@ class HexView:
             head = Text(name, style="dim")
         if not on.plain:
             return head
-        if self.beside == BESIDE_ALL or (self.beside == BESIDE_LABELLED and _label(h)):
+        if self._beside(h):
             return Text.assemble(head, " ", on)
         return head if legal else on
+
+    def _beside(self, h: dict) -> bool:
+        """Whether a hex's name is written beside what lies on it."""
+        return self.beside == BESIDE_ALL or (self.beside == BESIDE_LABELLED and bool(_label(h)))
 
     def _needs(self, h: dict) -> int:
         """The width a compact hex takes: its shade's letters and its body —
@@ -701,8 +705,10 @@ class HexView:
         return self.initial + body + (self.spaced and h["piece"] not in self.legal)
 
     def _named(self, h: dict) -> bool:
-        """Whether a hex's name is on the compact map."""
-        return self._body(h).plain.lstrip("*").startswith(self.short[h["piece"]])
+        """Whether a hex's name is on the compact map: where nothing lies on
+        it, where a legal action names it, or beside its pieces."""
+        return not self.contents[(h["x"], h["y"])].plain or h["piece"] in self.legal or \
+            self._beside(h)
 
     def _short_hex(self, x: int, y: int, width: int) -> Optional[Text]:
         h = self.at.get((x, y))
