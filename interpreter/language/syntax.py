@@ -379,7 +379,7 @@ class _ToAst(Transformer):
         hexes = {"hex_x": None, "hex_x_at": None, "hex_y": None, "hex_y_at": None,
                  "shade": None, "shade_at": None}
         # a label only where one is written: the IR of every other zone stays as it was
-        label = {k: layout.pop(k) for k in ("label", "label_at") if layout.get("label")}
+        label = {k: layout.pop(k) for k in ("label", "label_at")} if "label" in layout else {}
         (grid if "grid" in layout else hexes).update(layout)
         index, second = index if isinstance(index, tuple) else (index, None)
         # a second index only where one is written: the IR (and so the

@@ -171,7 +171,7 @@ def _hexes(prog, s, decl, contents, viewer) -> list:
 def _labeller(prog, s, decl):
     """label(piece, entry): adds a zone's `label by` value of the piece to its
     entry as `label`, as a player reads it (a name, a seat as P0, a list),
-    where the zone has a label and the value is not none."""
+    where the zone has a label and the value is neither none nor empty."""
     if decl.get("label") is None:
         return lambda c, entry: None
     value_of, kind = _attribute_of(prog, s, decl["label"])
@@ -179,7 +179,7 @@ def _labeller(prog, s, decl):
 
     def label(c, entry):
         value = show_value(value_of(c), kind, lay)
-        if value is not None:
+        if value is not None and value != []:
             entry["label"] = value
     return label
 

@@ -198,8 +198,14 @@ def _name_and_label(entry: dict) -> str:
 
 
 def _label(entry: dict) -> str:
-    """The text of a piece's `label by` value where it lies, or ''."""
-    return value_text(entry["label"]) if entry.get("label") is not None else ""
+    """The text of a piece's `label by` value where it lies, or '': a list's
+    items one after the other, a list of lists' lists apart ('2 0 / 1 3')."""
+    label = entry.get("label")
+    if label is None:
+        return ""
+    if isinstance(label, list) and any(isinstance(v, list) for v in label):
+        return " / ".join(value_text(v) for v in label)
+    return value_text(label)
 
 
 def _centred(text: Text, width: int) -> Text:
@@ -322,7 +328,7 @@ class GridView:
         if marked:
             yield from _wrapped("sides:", [Text.assemble(
                 (v[:self.mark], _mark_style(v)), " " + v) for v in marked], options.max_width)
-        yield from self._label_key()
+        yield from self._label_key(options.max_width)
 
     def _band(self, xs, ys, pieces, free):
         head = Text(" " * self.gutter, no_wrap=True, overflow="crop", style="dim")
@@ -379,17 +385,18 @@ class GridView:
         if sides:
             yield from _wrapped("sides, N E S W after the name:", [Text.assemble(
                 (self.letters[v], _mark_style(v)), " " + v) for v in sorted(sides)], width)
-        yield from self._label_key()
+        yield from self._label_key(width)
 
-    def _label_key(self):
-        """What the labels after the pieces are: 'after the sides, platform_sign: P'."""
+    def _label_key(self, width: int):
+        """What the labels after the pieces are, 'after the sides,
+        platform_sign: P' — the values only where they fit on the line."""
         labels = sorted({_label(c) for c in self.cells} - {""}, key=natural)
-        if labels:
-            yield Text(f"after the {'sides' if self._sided() else 'name'}, {self.label_by}: "
-                       + " · ".join(labels), style="dim")
-
-    def _sided(self) -> bool:
-        return any(c.get("sides") for c in self.cells)
+        if not labels:
+            return
+        after = "sides" if self.compact and any(c.get("sides") for c in self.cells) else "name"
+        key = f"after the {after}, {self.label_by}"
+        values = f"{key}: " + " · ".join(labels)
+        yield Text(values if len(values) <= width else key, style="dim")
 
     def _legal(self, x: int, y: int) -> str:
         return self.form.format(x=x, y=y)
@@ -421,21 +428,27 @@ class HexView:
     """A zone laid out as a hex map (a view zone's `hexes`): flat-topped hexes
     in columns, odd columns half a hex lower (odd-q), each hex two lines
     between shared `/` and `\\` edges — its name, then what lies on it (pieces
-    in their owner's colour; a zone that ever holds several pieces on one hex
-    as initials, 'BRC'; a hidden one as its count, '(2)'), on its shade. A hex
-    that a legal action names is marked `*`. Wider than the screen, it is
-    drawn in bands of columns. A key under it spells out the shades, the
-    initials and the seats' colours.
+    in their owner's colour, each with its seat as a raised number, 'ka⁰'; a
+    zone that ever holds several pieces on one hex as initials, 'BRC'; a
+    hidden one as its count, '(2)') and its label where it fits, on its shade.
+    A hex that a legal action names is marked `*`. Wider than the screen, it
+    is drawn in bands of columns. A key under it spells out the shades, the
+    initials, the seats and the labels not drawn on their hexes.
 
     With `compact`, a row of hexes is one line, every column on it (the key
     says that odd columns sit half a hex lower), and a hex is its shade's
-    first letter(s), then `*NAME` where a legal action names it (in the
-    colour of the owner of what lies on it), else what lies on it — pieces
+    first letter(s), its name (`*NAME` where a legal action names it, in the
+    colour of the owner of what lies on it), then what lies on it — pieces
     by name where every name is short (SHORT_HEX), else each as a letter for
     the word its name starts with and the rest of its name ('pawn2b' →
-    'P2b') — else its name, dim. A column is as wide as its names; names too
-    long for the screen are shortened, and the key spells out the letters
-    and the shortened names."""
+    'P2b'), each with its seat's mark. Where the screen is too narrow for
+    that, only the labelled hexes keep their names beside their pieces, and
+    then a hex shows what lies on it alone (its name where nothing does or a
+    legal action names it; at the narrowest the pieces take the shade's
+    place). A column is as wide as what it holds; names too long for the
+    screen are shortened, and the key spells out the letters, the shortened
+    names, the labels (LABEL_LINES lines at most) and what `board` shows
+    that the map leaves out."""
 
     hexes: Sequence[dict]
     legal: set = field(default_factory=set)
@@ -505,12 +518,14 @@ class HexView:
             o, self.seats))) for o in sorted(owners)], width))
 
     def _label_key(self, width: int) -> list:
-        """The labels not drawn on their hexes: 'influence: Harbour 8 0 · 90 0 2',
-        with the hex's place where the compact map hides its name under its
-        pieces ('63 (15,-8) 0 3')."""
-        entries = [Text.assemble((h["piece"], "dim"), "" if not self.compact or self._named(h)
-                                 else f" ({h['x']},{h['y']})", " ", (_label(h), "italic"))
-                   for h in self.hexes if _label(h) and (h["x"], h["y"]) not in self.labelled]
+        """The labels not drawn on their hexes, 'leaders: Harbour: P1 — · 90:
+        P0', with the hex's place where the compact map hides its name under
+        its pieces ('63 (16,-8): P0'); first, where some are drawn on their
+        hexes, where they are."""
+        entries = [Text("after the pieces on a hex", style="dim")] if self.labelled else []
+        entries += [Text.assemble((h["piece"], "dim"), "" if not self.compact or self._named(h)
+                                  else f" ({h['x']},{h['y']})", ": ", (_label(h), "italic"))
+                    for h in self.hexes if _label(h) and (h["x"], h["y"]) not in self.labelled]
         if not entries:
             return []
         return list(_wrapped(f"{self.label_by}:", entries, width))
