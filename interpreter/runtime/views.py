@@ -14,6 +14,7 @@ draws from a zone — its groups, its grid or hex map, its pieces' drawings
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..errors import FORMULA_ERRORS, RuleError, as_rule_error
@@ -29,8 +30,14 @@ _DIGITS = re.compile(r"(\d+)")
 def natural(text) -> tuple:
     """A name's place in the order players read: its numbers as numbers,
     so that n5 comes before n39 and n62 (and G2 before G10)."""
+    return _natural(str(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _natural(text: str) -> tuple:
+    # (a game has a few hundred names, each sorted in every view)
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part)
-                 for part in _DIGITS.split(str(text)) if part)
+                 for part in _DIGITS.split(text) if part)
 
 
 def show_value(value, type_: str, lay) -> object:
@@ -148,6 +155,7 @@ def _hexes(prog, s, decl, contents, viewer) -> list:
     shade_of = _attribute_of(prog, s, decl["shade"]) if decl.get("shade") else None
     owner_of = _owner_of(prog, s)
     label_of = _labeller(prog, s, decl)
+    slots: dict = {}
     out = []
     for c in contents:
         x, y = x_of(c), y_of(c)
@@ -161,7 +169,7 @@ def _hexes(prog, s, decl, contents, viewer) -> list:
                 entry["shade"] = shade if isinstance(shade, str) else plain_text(shade)
         if owner_of(c) is not None:
             entry["owner"] = owner_of(c)
-        entry["holds"] = _holds(prog, s, c, viewer, owner_of)
+        entry["holds"] = _holds(prog, s, c, viewer, owner_of, slots)
         label_of(c, entry)
         out.append(entry)
     out.sort(key=lambda e: (e["y"], e["x"]))
@@ -201,15 +209,17 @@ def _owner_of(prog, s):
     return owner
 
 
-def _holds(prog, s, c, viewer, owner_of) -> list:
-    """What lies in each zone `of each` the piece's type at piece c."""
+def _holds(prog, s, c, viewer, owner_of, slots) -> list:
+    """What lies in each zone `of each` the piece's type at piece c; `slots`,
+    those zones by type, filled as types come."""
     lay = prog.lay
     kind = lay.type_of[c]
     k = c - lay.types[kind][0]
+    if kind not in slots:
+        slots[kind] = [slot for slot in lay.zones.values()
+                       if slot.index == kind and slot.index2 is None]
     out = []
-    for slot in lay.zones.values():
-        if slot.index != kind or slot.index2 is not None:
-            continue
+    for slot in slots[kind]:
         inside = s.zones[slot.base + k]
         # an `of each TYPE` zone has no owner: public, or hidden (or owner-only: seen by nobody)
         entry = {"zone": slot.name, "count": len(inside)}
@@ -416,9 +426,10 @@ def _zone_view(prog, s, slot, k, viewer, grid_decl=None, hex_decl=None, drawer=N
             entity = lay.key_text(index, j)
     visible = (slot.visibility == "public"
                or (slot.visibility == "owner" and viewer is not None and viewer == owner))
-    shown = [lay.display[c] for c in contents]
-    if not slot.ordered:
-        shown = sorted(shown, key=natural)
+    # an ordered zone bottom to top; another sorted, so its order tells nothing
+    order = contents if slot.ordered or len(contents) < 2 else \
+        sorted(contents, key=lambda c: natural(lay.display[c]))
+    shown = [lay.display[c] for c in order]
     entry = {"name": slot.name, "owner": owner, "of": entity, "holds": slot.of,
              "visibility": slot.visibility,
              "count": len(contents), "cards": shown if visible else None}
@@ -433,7 +444,6 @@ def _zone_view(prog, s, slot, k, viewer, grid_decl=None, hex_decl=None, drawer=N
     label_by = (grid_decl or hex_decl or {}).get("label")
     if visible and label_by is not None:
         entry["label_by"] = label_by
-    order = contents if slot.ordered else sorted(contents, key=lambda c: natural(lay.display[c]))
     if visible and drawer is not None:
         # one drawing per card, in the order of `cards`
         entry["drawings"] = [drawer(c) for c in order]
