@@ -27,6 +27,21 @@ Policy = Callable[[Game, State, list], object]
 
 # -- naming ----------------------------------------------------------------------
 
+_loaded: dict = {}
+
+
+def loaded(rulebook) -> Game:
+    """The game of a rulebook (a path or a shipped name), loaded once for
+    every test module that asks: a test module imported under two names
+    (as itself, and as tests.NAME by another) still shares it, so the suite
+    does not compile each rulebook twice while it collects its tests."""
+    key = str(rulebook)
+    if key not in _loaded:
+        from interpreter import load_rulebook
+        _loaded[key] = load_rulebook(key)
+    return _loaded[key]
+
+
 def zone_index(game: Game, state: State, ref) -> int:
     """The index in ``state.zones`` of a zone written ``"name"``, ``"name(k)"``
     (k a player number or a component's display name) or ``(name, k)``."""

@@ -24,7 +24,7 @@ import pytest
 
 from interpreter import Action, load_rulebook
 from interpreter.errors import ActionError, OptionError
-from tests.scenario import check_consistent, permute_hidden
+from tests.scenario import check_consistent, loaded, permute_hidden
 
 ROOT = Path(__file__).resolve().parent.parent
 # every game and every variant file
@@ -36,13 +36,8 @@ FULL_STEPS = 25           # views checked at every step until then, then every 1
                           # counts, like the soak's thousands of games, check every 10th
 MAX_DECISIONS = 3000      # a safety cap for the tests, not a rule (see HK-D5)
 
-_games: dict = {}
-
-
 def game_for(path: Path):
-    if path not in _games:
-        _games[path] = load_rulebook(str(path))
-    return _games[path]
+    return loaded(path)
 
 
 def cases():

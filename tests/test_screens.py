@@ -11,13 +11,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.scenario import loaded
+
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("screens_tool", ROOT / "tools" / "screens.py")
 screens = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(screens)
 
 
-@pytest.fixture(scope="module", params=screens.tables(), ids=lambda t: f"{t[0].stem}-{t[1]}p")
+@pytest.fixture(scope="module", params=screens.tables(loaded), ids=lambda t: f"{t[0].stem}-{t[1]}p")
 def played(request):
     path, players = request.param
     return path, players, screens.transcript(path, players)
@@ -45,4 +47,4 @@ def test_the_game_is_played_to_its_end_and_its_log_shown(played):
 
 def test_every_recorded_game_is_one_of_a_rulebook_at_one_of_its_player_counts():
     recorded = {p.name for p in screens.SCREENS.glob("*.txt")}
-    assert recorded == {screens.screen_file(p, n).name for p, n in screens.tables()}
+    assert recorded == {screens.screen_file(p, n).name for p, n in screens.tables(loaded)}

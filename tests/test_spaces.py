@@ -21,6 +21,7 @@ from interpreter import load_rulebook
 from interpreter.errors import IllegalAction, OutsideSpace, SpaceTooLarge
 from interpreter.runtime.decisions import Action
 from interpreter.runtime.information import information_state, sample_state, visible_zone
+from tests.scenario import loaded
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ["hanamikoji", "lanterns", "festival-of-lights", "samurai", "paris", "hearts", "kalah",
@@ -29,13 +30,8 @@ GAMES = ["hanamikoji", "lanterns", "festival-of-lights", "samurai", "paris", "he
 SEEDS = {"kuhn-poker": 6, "hanamikoji": 2, "kalah": 1}
 EVERY = {"samurai": 6, "lanterns": 3, "hearts": 3, "othello": 3}
 
-_games: dict = {}
-
-
 def game_of(name):
-    if name not in _games:
-        _games[name] = load_rulebook(name)
-    return _games[name]
+    return loaded(name)
 
 
 def cases():

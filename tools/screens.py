@@ -47,12 +47,13 @@ def rulebooks() -> list:
     return sorted((ROOT / "rulebooks").glob("*.rules")) + sorted((ROOT / "tests" / "games").glob("*.rules"))
 
 
-def tables() -> list:
+def tables(load=load_rulebook) -> list:
     """(rulebook, player count) of every recorded game: each rulebook at each
-    of its player counts."""
+    of its player counts (`load` gives a rulebook's game: the tests pass one
+    that keeps the games they have loaded)."""
     out = []
     for path in rulebooks():
-        game = load_rulebook(str(path))
+        game = load(str(path))
         out += [(path, n) for n in range(game.min_players, game.max_players + 1)]
     return out
 
