@@ -30,8 +30,7 @@ GAMES = ["hanamikoji", "lanterns", "festival-of-lights", "samurai", "paris", "he
 SEEDS = {"kuhn-poker": 6, "hanamikoji": 2, "kalah": 1}
 EVERY = {"samurai": 6, "lanterns": 3, "hearts": 3, "othello": 3}
 
-def game_of(name):
-    return loaded(name)
+game_of = loaded
 
 
 def cases():

@@ -469,8 +469,8 @@ class HexView:
         if self.compact:
             yield from self._compact(shades, initials, options.max_width)
             return
-        self.labelled: set = set()    # the hexes whose label is drawn on them
-        self.contents = {spot: self._contents(h, initials) for spot, h in self.at.items()}
+        self.pieces = {spot: self._contents(h, initials) for spot, h in self.at.items()}
+        self.contents = {spot: self._with_label(h) for spot, h in self.at.items()}
         needed = max(max(len(self._name(h)) for h in self.hexes),
                      max(t.cell_len for t in self.contents.values()))
         self.width = min(max(needed, HEX_WIDTH[0]), HEX_WIDTH[1])
@@ -522,10 +522,11 @@ class HexView:
         P0', with the hex's place where the compact map hides its name under
         its pieces ('63 (16,-8): P0'); first, where some are drawn on their
         hexes, where they are."""
-        entries = [Text("after the pieces on a hex", style="dim")] if self.labelled else []
+        on_hexes = {(h["x"], h["y"]) for h in self.hexes if self._label_on_hex(h)}
+        entries = [Text("after the pieces on a hex", style="dim")] if on_hexes else []
         entries += [Text.assemble((h["piece"], "dim"), "" if not self.compact or self._named(h)
                                   else f" ({h['x']},{h['y']})", ": ", (_label(h), "italic"))
-                    for h in self.hexes if _label(h) and (h["x"], h["y"]) not in self.labelled]
+                    for h in self.hexes if _label(h) and (h["x"], h["y"]) not in on_hexes]
         if not entries:
             return []
         return list(_wrapped(f"{self.label_by}:", entries, width))
@@ -547,11 +548,22 @@ class HexView:
                     for p, o in zip(pieces, owners))
             if part.plain:
                 out += Text(" ") + part if out.plain else part
-        label = _label(h)
-        if label and out.cell_len + 1 + len(label) <= HEX_WIDTH[1]:    # else in the key
-            out += Text(" ") + Text(label, style="italic") if out.plain else Text(label, style="italic")
-            self.labelled.add((h["x"], h["y"]))
         return out
+
+    def _label_on_hex(self, h: dict) -> bool:
+        """Whether a hex's label is drawn on it: on the full map, where it
+        fits after its pieces (else the key lists it)."""
+        label = _label(h)
+        return not self.compact and bool(label) and \
+            self.pieces[(h["x"], h["y"])].cell_len + 1 + len(label) <= HEX_WIDTH[1]
+
+    def _with_label(self, h: dict) -> Text:
+        """What a full map's hex holds: its pieces, then its label where it fits."""
+        pieces = self.pieces[(h["x"], h["y"])]
+        if not self._label_on_hex(h):
+            return pieces
+        label = Text(_label(h), style="italic")
+        return Text.assemble(pieces, " ", label) if pieces.plain else label
 
     def _ground(self, shade: str) -> Color:
         return _colour_word(shade) or Color.parse(self.palette[shade])
@@ -646,7 +658,6 @@ class HexView:
             rows = [y for x, y in self.at if x in band] or [y for _, y in self.at]
             yield from _rows(band, widths, range(min(rows), max(rows) + 1), self._short_hex, gutter)
         under = any(not self._named(h) for h in self.hexes)
-        self.labelled = set()
         yield from _packed([[Text("odd columns sit half a hex lower: hex (x,y) touches rows "
                                   "y, y+1 of columns x±1 if x is odd, rows y-1, y if x is even",
                                   style="dim")],
