@@ -22,7 +22,8 @@ import pytest
 from interpreter import load_rulebook
 from interpreter.game.engine import Game
 from interpreter.language.loader import compile_ir
-from interpreter.terminal.choosing import Choice, Parameter, parameters
+from interpreter.presentation.options import Parameter, parameters
+from interpreter.terminal.choosing import Choice
 from interpreter.terminal.render import render_to_text
 
 from tests.test_repl import Session, start

@@ -25,7 +25,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 # Top first: a folder may import the folders on the lines below its own.
 LAYERS = [
     {"adapters"},
-    {"terminal"},
+    {"terminal", "web"},
+    {"presentation"},
     {"simulation"},
     {"ai"},
     {"game"},
@@ -41,7 +42,7 @@ MODULES = {"errors", "printable"}         # layers that are one module each, not
 SCREEN = {"rich", "prompt_toolkit"}       # only in the folder that draws
 CORE = {"lark", "jsonschema", "yaml"} | SCREEN
 EXTRAS = {"ray", "pettingzoo", "open_spiel", "pyspiel", "gymnasium", "numpy", "matplotlib",
-          "pygls", "lsprotocol"}
+          "pygls", "lsprotocol", "starlette", "uvicorn", "websockets", "httpx", "playwright"}
 
 
 def layer_of(folder: str) -> int:

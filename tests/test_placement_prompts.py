@@ -23,7 +23,8 @@ from rich.console import Console
 
 from interpreter import load_rulebook
 from interpreter.terminal import repl as repl_module
-from interpreter.terminal.choosing import Choice, parameters, split_action
+from interpreter.presentation.options import parameters, split_action
+from interpreter.terminal.choosing import Choice
 from interpreter.terminal.render import render_to_text
 from interpreter.terminal.render_pieces import turned_edges
 from interpreter.terminal.render_steps import step_drawings, turned_piece

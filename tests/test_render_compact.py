@@ -20,7 +20,7 @@ from rich.text import Text
 
 from interpreter import load_rulebook
 from interpreter.terminal import render
-from interpreter.terminal.choosing import Parameter, parameters
+from interpreter.presentation.options import Parameter, parameters
 from interpreter.terminal.render import BUDGET, TableView, render_to_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,7 +19,7 @@ from rich.console import Console
 
 from interpreter import load_rulebook
 from interpreter.stdlib.grid import turned
-from interpreter.terminal.choosing import parameters
+from interpreter.presentation.options import parameters
 from interpreter.terminal.render import TableView, component_tables, legal_cells, render_to_text
 from interpreter.terminal.render_boards import GridView
 

@@ -16,7 +16,7 @@ import pytest
 from rich.console import Console
 
 from interpreter.terminal.render import zone_contents, TableView, render_to_text
-from interpreter.terminal.choosing import parameters
+from interpreter.presentation.options import parameters
 from interpreter.terminal.repl import Repl
 
 WIDTH = 100

@@ -199,7 +199,7 @@ def test_choosing_prints_no_new_table(game):
 def test_the_forms_name_the_parameters(game):
     state, player, legal = start(game)
     assert forms(game)["gift"] == (Parameter("cards", "cards to offer", many=True),)
-    assert forms(game)["competition"] == (Parameter("pairs", "pairs to offer"),)   # groups: no set
+    assert forms(game)["competition"] == (Parameter("pairs", "pairs to offer", groups=True),)   # groups: no set
     choice = Choice.start([str(a) for a in legal], forms(game)).narrow("gift")
     assert "cards to offer" in choice.parameter()
     assert isinstance(choice.refusal("x"), ActionError)

@@ -20,7 +20,6 @@ the rulebook's names); the last step, one action left, asks to confirm it.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
@@ -30,50 +29,15 @@ from rich.table import Table
 from rich.text import Text
 
 from ..errors import UnknownAction
+from ..presentation.options import CELL, INTEGER, PARAMETERS, WORD, Parameter, split_action
 from ..printable import printable
 from ..runtime.saved import shown
 from ..runtime.views import natural
 
-PARAMETERS = ", "     # what separates an action's parameters in its text
 SHORT = 12            # so many legal actions are always listed whole
 LISTED = 20           # up to so many are listed whole when they fit ROWS rows
 ROWS = 10
 WHOLE = 12            # a parameter with at most so many values is chosen whole
-WORD = re.compile(r"\([^()]*\)|[^\s,()]+")      # a cell '(x,y)' is one word
-CELL = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
-INTEGER = re.compile(r"-?\d+")
-SETS = ("choose_many", "choose_kinds")      # choices whose value is a set of pieces
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """An action's parameter as the screen asks for it: its name, the
-    rulebook's label for it (`as "LABEL"`), and whether it is a set of
-    pieces, whose text lists them sorted and which is chosen in any order."""
-
-    name: str
-    label: str = ""
-    many: bool = False
-
-    @property
-    def title(self) -> str:
-        """What the player is asked for: the label, else the name made readable."""
-        return self.label or self.name.replace("_", " ")
-
-
-def parameters(ir: dict) -> dict:
-    """Each action's parameters, by the action's name, from the IR."""
-    return {a["name"]: tuple(Parameter(p["name"], p.get("label", ""),
-                                       p["choice"]["node"] in SETS)
-                             for p in a.get("params") or ())
-            for a in ir["actions"]}
-
-
-def split_action(text: str) -> tuple:
-    """An action's text as (name, arguments): 'put 6, (1,0), 2' →
-    ('put', ('6', '(1,0)', '2')). A cell's own comma has no space after it."""
-    name, _, rest = text.partition(" ")
-    return name, tuple(rest.split(PARAMETERS)) if rest else ()
 
 
 def step_by_step(actions: Sequence[str], width: int) -> bool:

@@ -39,9 +39,11 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from ..presentation.board import drawn_on_boards, laid_out, on_maps
+from ..presentation.options import legal_cells, legal_names
 from ..printable import printable, printable_data
 from .choosing import PARAMETERS, Choice, split_action, step_by_step
-from .render_boards import CELL_TEXT, LEGAL_MARK, BoardView, GridView, HexView
+from .render_boards import LEGAL_MARK, BoardView, GridView, HexView
 from .render_pieces import piece_drawings
 from .words import DASH, value_text
 
@@ -302,12 +304,6 @@ def _paired_parts(zones: Sequence[dict]) -> list:
             for first, inner in by_first.items()]
 
 
-def drawn_on_boards(view: dict) -> set:
-    """The zones whose contents a board shows: on a grid, as a hex map or on one."""
-    return on_maps(view)[0] | {z.get("name") for z in view.get("zones") or ()
-                               if z.get("grid") is not None}
-
-
 def compact_zones(view: dict, drawings: Sequence = ()) -> tuple:
     """(a grid of one row per zone name, each owner's (or each `of`
     value's) contents on it — 'P0: A B · P1: 3 cards' — with the drawings
@@ -341,12 +337,6 @@ def compact_zones(view: dict, drawings: Sequence = ()) -> tuple:
                 grid.add_row(Text(f"  {whose}" if whose else "", style="dim"), drawing)
     return (grid if grid.row_count else None,
             Text("Empty: " + " · ".join(empty), style="dim") if empty else None)
-
-
-def laid_out(view: dict) -> tuple:
-    """(the zones, the pieces) the rulebook's `layout` places."""
-    cells = [c for row in view.get("layout") or () for c in row if c]
-    return ({c["zone"] for c in cells if "zone" in c}, {c["piece"] for c in cells if "piece" in c})
 
 
 def _laid_cell(view: dict, cell, legal: set) -> RenderableType:
@@ -526,11 +516,6 @@ def actions_list(actions: Sequence[str], forms: Optional[dict] = None,
 
 
 # -- boards: which to draw, titled (render_boards draws them) ----------------------
-def legal_cells(actions: Sequence[str]) -> set:
-    """The cells (x, y) named by the legal actions: where something may go."""
-    return {(int(m.group(1)), int(m.group(2))) for t in actions for m in CELL_TEXT.finditer(t)}
-
-
 def _zone_title(zone: dict) -> str:
     """A zone's name as the boards' titles print it: `NAME(KEY)` for a zone
     of each KEY, `NAME(KEY, KEY)` for a zone of two indices."""
@@ -570,12 +555,6 @@ def grid_sections(view: dict, actions: Sequence[str], compact: bool = False,
                          GridView(zone["grid"], legal, compact=compact,
                                   label_by=zone.get("label_by") or "labels")))
     return out
-
-
-def legal_names(actions: Sequence[str]) -> set:
-    """Every argument of the legal actions, as text: a hex so named is one a
-    legal action names."""
-    return {arg for t in actions for arg in _split(t)[1]}
 
 
 def hex_sections(view: dict, actions: Sequence[str], compact: bool = False,
@@ -624,18 +603,6 @@ def board_sections(view: dict, actions: Sequence[str], compact: bool = False,
         out.append(Group(Text(title, style="bold") + Text(note, style="dim"),
                          BoardView(board, cells, compact=compact)))
     return out
-
-
-def on_maps(view: dict) -> tuple:
-    """(the zones drawn on a hex map or whose pieces show on one, the piece
-    types laid out on a map): the zone and component tables leave them out."""
-    zones, kinds = set(), set()
-    for zone in view.get("zones") or ():
-        if zone.get("hexes") is not None:
-            zones.add(zone.get("name"))
-            kinds.add(zone.get("holds"))
-            zones.update(hold["zone"] for h in zone["hexes"] for hold in h.get("holds") or ())
-    return zones, kinds
 
 
 def boards(view: dict, actions: Sequence[str], compact: bool = False,

@@ -62,7 +62,8 @@ from ..runtime.saved import shown
 from ..printable import printable
 from ..ai.players import make_player
 from ..game.options import changed_options, option_text
-from .choosing import Choice, parameters
+from ..presentation.options import parameters
+from .choosing import Choice
 from .render import (BUDGET, TableView, action_forms, boards, component_table, detail_names,
                      guarded, own_zones, piece_names, player_label, zone_details)
 from .render_steps import step_drawings
