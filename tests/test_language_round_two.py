@@ -108,7 +108,7 @@ def test_the_command_line_names_a_library(tmp_path, capsys):
 
 
 def test_player_rules_beside_the_rulebook_a_line_naming_them_and_a_variants_base(tmp_path):
-    from interpreter.terminal.rules import rules_file, rules_text
+    from interpreter.presentation.rules import rules_file, rules_text
     folder = _copy_library(tmp_path, marker=True)
     assert rules_file(str(folder / "dice.rules")) == (folder / "dice.md").resolve()
     assert rules_file(str(folder / "variants" / "dice-short.rules")) == (folder / "dice.md").resolve()

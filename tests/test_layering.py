@@ -25,7 +25,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 # Top first: a folder may import the folders on the lines below its own.
 LAYERS = [
     {"adapters"},
-    {"terminal", "web"},
+    {"terminal"},
+    {"web"},
     {"presentation"},
     {"simulation"},
     {"ai"},

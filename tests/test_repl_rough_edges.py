@@ -13,7 +13,7 @@ from rich.markdown import Markdown
 
 from interpreter import load_rulebook
 from interpreter.terminal.repl import MORE, Repl, read_save
-from interpreter.terminal.rules import rules_text
+from interpreter.presentation.rules import rules_text
 
 SEED = 7
 WIDTH, HEIGHT = 120, 45

@@ -16,7 +16,7 @@ from rich.console import Console
 from interpreter import load_rulebook
 from interpreter.terminal import cli
 from interpreter.terminal.repl import Repl
-from interpreter.terminal.rules import rules_file
+from interpreter.presentation.rules import rules_file
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES_DOCS = ROOT / "rulebooks"

@@ -810,7 +810,7 @@ FORGED_OPTIONS = [          # (the options changed, the code of `play --load`)
 @pytest.mark.parametrize("options, code", FORGED_OPTIONS)
 def test_a_save_whose_options_are_of_another_kind_is_refused(tmp_path, capsys, options, code):
     from interpreter.terminal import cli
-    from interpreter.terminal.savefile import read_save
+    from interpreter.presentation.savefile import read_save
     path = save_file(tmp_path, "hanamikoji")
     data = json.loads(path.read_text())
     path.write_text(json.dumps({**data, "options": {**data["options"], **options}}))

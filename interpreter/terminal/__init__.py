@@ -10,5 +10,6 @@ and comparison reports; `lsp` is the language server for editors, over
 pygls, answering from `lsp_index`, `lsp_answers` and `lsp_diagnostics`.
 The only folder that imports rich and prompt_toolkit.
 
-May import: every other folder of `interpreter`.
+May import: every other folder of `interpreter` but `adapters` (web only inside
+`rulebook serve`, which starts the browser table).
 """

@@ -30,8 +30,8 @@ from ..runtime.saved import shown
 from ..game.options import option_text
 from ..ai.players import KINDS as AI_KINDS
 from .repl import Repl
-from .savefile import SEEDS, ai_problem, ai_seat, read_save, save_header, saved_rulebook
-from .rules import rules_text
+from ..presentation.savefile import SEEDS, ai_problem, ai_seat, read_save, save_header, saved_rulebook
+from ..presentation.rules import rules_text
 from ..simulation.parallel import BACKENDS, Source
 from ..simulation.parallel import run as run_games
 from .reports import print_comparison, print_coverage, print_simulation, say
@@ -536,6 +536,65 @@ def cmd_rules(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    """`rulebook serve GAME`: the game at a table in the browser, a link per
+    seat (needs rulebook[web]); resumed from its save with --load."""
+    try:
+        from ..web.server import listening, serve
+        from ..web.table import Table, read_tokens, tokens_path
+    except ImportError as exc:
+        raise CommandError(f"serve needs the browser table's packages ({exc.name} is missing)",
+                           code="serve/web-missing",
+                           hint="pip install 'rulebook[web]'") from None
+    if args.load is not None:
+        for flag, given in (("--players", args.players), ("--seed", args.seed),
+                            ("--ai", args.ai)):
+            if given is not None:
+                raise CommandError(f"{flag} is taken from the save with --load")
+        header = save_header(args.load)
+        target = args.game or header["rulebook"]
+        game = load_game(args.game or saved_rulebook(header, args.load),
+                         options_of(args) or header["options"], args.library)
+        states, actions, data = read_save(game, args.load)
+        players, seed, ai, save = data["players"], data["seed"], data["ai"], args.save or args.load
+        tokens = read_tokens(tokens_path(save), players)
+    else:
+        if args.game is None:
+            raise CommandError("serve needs a game, or --load FILE to resume a saved one",
+                               hint="rulebook serve GAME --players N")
+        target = args.game
+        game = load_game(args.game, options_of(args), args.library)
+        players = player_count(game, args)
+        check_player_count(game, players)
+        ai = dict(args.ai or [])
+        for seat, kind in ai.items():
+            problem = ai_problem(seat, kind, players)
+            if problem is not None:
+                raise CommandError(f"--ai {problem}")
+        if args.seed is not None and not SEEDS[0] <= args.seed < SEEDS[1]:
+            raise CommandError(f"--seed must be from {SEEDS[0]} to {SEEDS[1] - 1}")
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+        states = actions = tokens = None
+        save = args.save or f"{os.path.splitext(os.path.basename(target))[0]}-table.json"
+    if not 0 <= args.port < 65536:
+        raise CommandError(f"--port must be from 0 to 65535, not {args.port}")
+    try:
+        rules = rules_text(target, args.library)
+    except (CommandError, RulebookError):
+        rules = ""
+    table = Table(game, rulebook=target, players=players, seed=seed, ai=ai, save_path=save,
+                  rules=rules, tokens=tokens, states=states, actions=actions)
+    try:
+        sock = listening(args.host, args.port)
+    except OSError as exc:
+        raise CommandError(f"cannot listen on {shown(args.host, 100)}:{args.port}: "
+                           f"{exc.strerror or exc}", code="serve/listen",
+                           hint="choose another --port, or --port 0 for any free one") from None
+    echo(f"{game.name}, {players} players, seed {seed}.")
+    serve(table, sock, announce=lambda line: echo(line))
+    return 0
+
+
 def cmd_lsp(args) -> int:
     # imported here: the server needs pygls, an optional extra (lsp/pygls-missing without it)
     from .lsp import serve
@@ -651,6 +710,26 @@ def build_parser() -> ArgumentParser:
                       help="the Python the rulebook is compiled to (with --players)")
     show.add_argument("--players", type=int, help="with --python; default: the fewest allowed")
     show.set_defaults(run=cmd_show)
+
+    web = sub.add_parser("serve", help="play in the browser: a link per seat, each on its own "
+                                       "screen (needs rulebook[web])")
+    web.add_argument("game", metavar="GAME|FILE", nargs="?",
+                     help="the game (with --load: default, the save's)")
+    web.add_argument("--option", action="append", type=option_arg, metavar="NAME=VALUE",
+                     help="set a rulebook option (repeatable)")
+    web.add_argument("--players", type=int, help="default: the fewest the game allows")
+    web.add_argument("--seed", type=int, help="default: a random seed, printed")
+    web.add_argument("--ai", action="append", type=ai_arg, metavar="SEAT=KIND",
+                     help=f"let the computer play a seat: {', '.join(AI_KINDS)} (repeatable)")
+    web.add_argument("--host", default="127.0.0.1",
+                     help="the address to listen on (default 127.0.0.1: this machine only)")
+    web.add_argument("--port", type=int, default=8000, help="default 8000; 0: any free port")
+    web.add_argument("--save", metavar="FILE",
+                     help="the file the game is saved to after every move (default: "
+                          "GAME-table.json here)")
+    web.add_argument("--load", metavar="SAVE", help="resume a game saved by serve or play")
+    library_option(web)
+    web.set_defaults(run=cmd_serve)
 
     lsp = sub.add_parser("lsp", help="a language server for editors, over stdin and stdout "
                                      "(needs rulebook[lsp])")

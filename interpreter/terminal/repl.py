@@ -43,8 +43,6 @@ is loaded (`savefile`).
 
 from __future__ import annotations
 
-import json
-import os
 import shlex
 from pathlib import Path
 from typing import Callable, Optional
@@ -63,12 +61,12 @@ from ..printable import printable
 from ..ai.players import make_player
 from ..game.options import changed_options, option_text
 from ..presentation.options import parameters
+from ..presentation.savefile import SEEDS, file_name, read_save, same_file, save_data, write_save
 from .choosing import Choice
 from .render import (BUDGET, TableView, action_forms, boards, component_table, detail_names,
                      guarded, own_zones, piece_names, player_label, zone_details)
 from .render_steps import step_drawings
-from .rules import rules_text
-from .savefile import SAVE_FORMAT, SAVE_VERSION, SEEDS, file_name, read_save, same_file
+from ..presentation.rules import rules_text
 
 SCREEN = 45                     # lines of the terminal a screen is made for
 LOG_ROWS = 36                   # rows of the log a screen shows, in columns
@@ -841,23 +839,8 @@ class Repl:
     def write(self, path: str) -> None:
         """Writes the game to `path`: the seed and the history that replays
         it, and the state it reached (see the module's docstring)."""
-        data = {"format": SAVE_FORMAT, "version": SAVE_VERSION,
-                "rulebook": self.rulebook, "game": self.game.name,
-                "options": self.game.options, "players": self.players,
-                "seed": self.seed, "ai": {str(p): a for p, a in self.ai.items()},
-                "history": [{"player": a.player, "action": str(a)} for a in self.actions],
-                "state": self.game.state_to_json(self.state)}
-        text = json.dumps(data, indent=2)       # made before the file is opened
-        try:
-            # a device or a pipe keeps nothing (and a pipe would wait for a reader)
-            if os.path.exists(path) and not os.path.isfile(path):
-                raise OSError("it is not a file")
-            with open(path, "w", encoding="utf-8") as file:
-                file.write(text)
-        except (OSError, ValueError) as exc:      # ValueError: a NUL in the name
-            reason = getattr(exc, "strerror", None) or str(exc)
-            raise SaveError(f"cannot write '{shown(path, 200)}': {reason}",
-                            code="save/io") from None
+        write_save(path, save_data(self.game, self.rulebook, self.players, self.seed, self.ai,
+                                   self.actions, self.state))
         self.saved = tuple(self.actions)
         self.save_path = path
         self.say(f"Saved to {path}.")

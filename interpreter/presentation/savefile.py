@@ -1,4 +1,5 @@
-"""Save files of the terminal's games: what is in one, and reading one back.
+"""Save files of the games at a table (the terminal's and the browser's
+alike): what is in one, writing one, and reading one back.
 
 A save is the game's seed and its history (each action's player and text,
 in order), replayed from the deal when it is loaded, plus the state it
@@ -24,7 +25,6 @@ from ..errors import CommandError, RulebookError, SaveError, SaveMismatch
 from ..game.load import library_rulebook
 from ..game.options import option_text
 from ..runtime.saved import shown
-from .render import player_label
 
 SAVE_FORMAT = "rulebook-save"
 SAVE_VERSION = 1
@@ -33,6 +33,38 @@ SAVE_KEYS = {"format", "version", "rulebook", "game", "options", "players", "see
 MAX_SAVE_BYTES = 64 << 20       # far above any game's save; a device or a huge file is no save
 MAX_NAME = 1000                 # characters in a rulebook's name or path in a save
 SEEDS = (-(1 << 63), 1 << 64)   # the seeds a game is dealt from (taken mod 2^64)
+
+
+def player_label(player) -> str:
+    """`P0`, `P1`, … for a seat."""
+    return f"P{player}" if type(player) is int else str(player)
+
+
+def save_data(game, rulebook: str, players: int, seed: int, ai: dict, actions, state) -> dict:
+    """A save of a game: the seed and the history that replays it (each
+    action's player and text), and the state it reached."""
+    return {"format": SAVE_FORMAT, "version": SAVE_VERSION,
+            "rulebook": rulebook, "game": game.name,
+            "options": game.options, "players": players,
+            "seed": seed, "ai": {str(p): a for p, a in ai.items()},
+            "history": [{"player": a.player, "action": str(a)} for a in actions],
+            "state": game.state_to_json(state)}
+
+
+def write_save(path: str, data: dict) -> None:
+    """Writes a save (`save_data`) to `path`: the text made before the file
+    is opened, never to a device or a pipe; save/io when it cannot be."""
+    text = json.dumps(data, indent=2)
+    try:
+        # a device or a pipe keeps nothing (and a pipe would wait for a reader)
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise OSError("it is not a file")
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(text)
+    except (OSError, ValueError) as exc:      # ValueError: a NUL in the name
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise SaveError(f"cannot write '{shown(path, 200)}': {reason}",
+                        code="save/io") from None
 
 
 def ai_seat(text) -> Optional[int]:

@@ -1,0 +1,297 @@
+"""The game at a table in the browser, on the server: who sits where, the
+moves, undo by agreement, and what each seat is sent.
+
+A `Table` holds one game: its states and actions from the deal, a secret
+token per seat and one for spectators, the AI seats (which play on the
+server, each deciding from its own view), the undo asked for and who agreed,
+and the file the game is saved to after every move (the terminal's save
+format, `presentation.savefile`, so a game begun in the browser can be
+resumed at the terminal and back). Nothing here knows of sockets: the
+server asks `seat_of(token)` who a browser is, `act` / `undo` / `agree` on
+its behalf, and `message_for(seat)` for what that seat may be shown — its
+view drawn (`svg`), its options to point at, its log with hindsight, the
+outcome — built from that seat's view alone, so nothing reaches a browser
+that its seat could not see at the table. This module knows no game.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import secrets
+import threading
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..ai.players import make_player
+from ..errors import ActionError, CommandError
+from ..errors import render as render_error
+from ..presentation import changes, options
+from ..presentation.savefile import save_data, write_save
+from ..runtime.saved import shown
+from . import svg
+
+SPECTATOR = None          # the seat of a spectator's link
+TOKEN_BYTES = 24          # a seat's secret: 192 random bits
+
+
+class Refused(Exception):
+    """A request of a browser that the table refuses: a move that is not
+    legal, a seat that may not act, an undo nobody asked for. `code` is a
+    stable error code, `text` the explanation as the REPL gives it."""
+
+    def __init__(self, code: str, text: str):
+        super().__init__(text)
+        self.code, self.text = code, text
+
+
+@dataclass
+class Undo:
+    """An undo one seat asked for: back to before its last move, once every
+    other human seat agreed."""
+
+    by: int
+    to: int                          # how many actions are kept
+    agreed: set = field(default_factory=set)
+
+
+class Table:
+    """One game at the table (see the module's docstring)."""
+
+    def __init__(self, game, *, rulebook: str, players: int, seed: int, ai: Optional[dict] = None,
+                 save_path: Optional[str] = None, rules: str = "", tokens: Optional[dict] = None,
+                 states: Optional[list] = None, actions: Optional[list] = None):
+        self.game, self.rulebook, self.players, self.seed = game, rulebook, players, seed
+        self.ai = dict(ai or {})
+        self.bots = {seat: make_player(kind, seed=seed + seat) for seat, kind in self.ai.items()}
+        self.states = states or [game.new_game(players=players, seed=seed)]
+        self.actions = actions or []
+        self.save_path, self.rules = save_path, rules
+        self.forms = options.parameters(game.ir)
+        self.tokens = tokens or {**{str(p): secrets.token_urlsafe(TOKEN_BYTES)
+                                    for p in range(players)},
+                                 "spectator": secrets.token_urlsafe(TOKEN_BYTES)}
+        self.undo_asked: Optional[Undo] = None
+        self.lock = threading.RLock()
+
+    # -- who is who ---------------------------------------------------------------
+    @property
+    def state(self):
+        return self.states[-1]
+
+    @property
+    def humans(self) -> list:
+        return [p for p in range(self.players) if p not in self.ai]
+
+    def seat_of(self, token) -> tuple:
+        """(True, the seat a token is the secret of; None for the spectators'
+        token), or (False, None) for a token of nobody. Every token is
+        compared, each in constant time, so the time taken says nothing of
+        which one came close."""
+        if type(token) is not str:
+            return False, None
+        found, seat = False, None
+        given = token.encode("utf-8", "replace")
+        for key, secret in self.tokens.items():
+            if hmac.compare_digest(given, secret.encode("ascii")):
+                found, seat = True, (None if key == "spectator" else int(key))
+        return found, seat
+
+    def links(self, base: str) -> list:
+        """(who, link) for each seat and the spectators: the page with the
+        seat's token after '#', which a browser never sends to a server."""
+        out = [(f"P{p}" + (f" ({self.ai[p]} AI)" if p in self.ai else ""),
+                f"{base}/#{self.tokens[str(p)]}") for p in range(self.players)]
+        return out + [("spectators", f"{base}/#{self.tokens['spectator']}")]
+
+    # -- moves ---------------------------------------------------------------------
+    def act(self, seat: Optional[int], text) -> None:
+        """The move typed or pointed at by `seat`, applied, then the AI
+        seats' moves, and the game saved; Refused, with the REPL's
+        explanation, for a move that cannot be taken (the game unchanged)."""
+        if seat is None:
+            raise Refused("action/not-your-turn", "a spectator watches: it takes no action")
+        if type(text) is not str:
+            raise Refused("action/unknown", "a move is the text of a legal action")
+        with self.lock:
+            try:
+                action = self.game.parse_action(self.state, seat, text)
+                after = self.game.apply(self.state, action)
+            except ActionError as err:
+                raise Refused(err.code, render_error(err, self.game.source_of(err.span))) from None
+            self._advance(action, after)
+            self.play_ai()
+            self.save()
+
+    def _advance(self, action, after) -> None:
+        self.states.append(after)
+        self.actions.append(action)
+        self.undo_asked = None
+
+    def play_ai(self, limit: int = 100000) -> None:
+        """The AI seats' moves, for as long as only AI seats are to move."""
+        with self.lock:
+            for _ in range(limit):
+                if self.game.outcome(self.state) is not None:
+                    return
+                movers = self.game.to_move(self.state)
+                bots = [p for p in movers if p in self.bots]
+                if not bots:
+                    return
+                player = bots[0]
+                action = self.bots[player].act(self.game, self.game.view(self.state, player),
+                                               self.game.legal_actions(self.state, player))
+                self._advance(action, self.game.apply(self.state, action))
+
+    # -- undo by agreement -------------------------------------------------------------
+    def undo(self, seat: Optional[int]) -> None:
+        """`seat` asks to take back its last move (and every move after it):
+        done at once when no other human sits at the table, else once every
+        other human seat agrees (`agree`)."""
+        if seat is None:
+            raise Refused("undo/not-a-seat", "a spectator cannot undo")
+        with self.lock:
+            last = max((k for k, a in enumerate(self.actions) if a.player == seat), default=None)
+            if last is None:
+                raise Refused("undo/nothing", f"P{seat} has made no move to take back")
+            self.undo_asked = Undo(seat, last)
+            self._undo_if_agreed()
+
+    def agree(self, seat: Optional[int], yes) -> None:
+        """`seat` agrees to (yes) or refuses (no) the undo asked for."""
+        if seat is None or type(yes) is not bool:
+            raise Refused("undo/not-a-seat", "only a seat answers an undo, with yes or no")
+        with self.lock:
+            if self.undo_asked is None:
+                raise Refused("undo/nothing", "nobody asked to undo")
+            if not yes:
+                self.undo_asked = None
+                return
+            self.undo_asked.agreed.add(seat)
+            self._undo_if_agreed()
+
+    def _undo_if_agreed(self) -> None:
+        asked = self.undo_asked
+        if asked is None or not set(self.humans) - {asked.by} <= asked.agreed:
+            return
+        del self.states[asked.to + 1:]
+        del self.actions[asked.to:]
+        self.undo_asked = None
+        self.save()
+
+    # -- saving --------------------------------------------------------------------
+    def save(self) -> None:
+        """The game to its save file (if it has one), and the seats' tokens
+        beside it, readable by the owner alone, so links stay good when the
+        server restarts with --load."""
+        if self.save_path is None:
+            return
+        write_save(self.save_path, save_data(self.game, self.rulebook, self.players, self.seed,
+                                             self.ai, self.actions, self.state))
+        write_tokens(tokens_path(self.save_path), self.tokens)
+
+    # -- what a seat is shown --------------------------------------------------------
+    def message_for(self, seat: Optional[int], step: Optional[int] = None) -> dict:
+        """What `seat` (None: a spectator) is shown of the game now, or at
+        `step` (a replay of a finished game): built from that seat's views
+        and its log with hindsight alone."""
+        with self.lock:
+            states, actions = list(self.states), list(self.actions)
+            asked = self.undo_asked
+        game = self.game
+        over = game.outcome(states[-1]) is not None
+        k = len(actions) if step is None or not over else max(0, min(int(step), len(actions)))
+        state = states[k]
+        view = game.view(state, seat)
+        before = game.view(states[k - 1], seat) if k > 0 else None
+        texts = [str(a) for a in game.legal_actions(state, seat)] \
+            if seat is not None and k == len(actions) and seat in game.to_move(state) else []
+        pieces = options.previews(view, texts)
+        log = game.log(states[:k + 1], actions[:k], seat, changes=True)
+        return {
+            "type": "table",
+            "seat": seat,
+            "game": view.get("game"),
+            "players": view.get("players"),
+            "step": k, "steps": len(actions),
+            "header": _header(view),
+            "to_move": list(game.to_move(state)),
+            "pending": view.get("pending"),
+            "sections": svg.draw_table(view, changed=changes.changed(before, view),
+                                       targets=sorted(f"({x},{y})"
+                                                      for x, y in options.legal_cells(texts))),
+            "options": options.pointing(texts, self.forms),
+            "previews": {t: svg.draw_piece(p["drawing"]) for t, p in pieces.items()},
+            "log": [{"player": a.player, "text": line} for a, line in zip(actions[:k], log)],
+            "events": [e.get("text", "") for e in view.get("events") or ()],
+            "scores": _scores(view),
+            "outcome": _outcome(view.get("outcome")),
+            "undo": None if asked is None else {"by": asked.by, "agreed": sorted(asked.agreed),
+                                                "waiting": sorted(set(self.humans) - {asked.by}
+                                                                  - asked.agreed)},
+            "ai": sorted(self.ai),
+        }
+
+
+def _header(view: dict) -> dict:
+    called = view.get("called") or {}
+    counters = {called.get(c, c): view.get(c) for c in view.get("counters") or ()}
+    return {"counters": counters, "active": view.get("active"), "over": view.get("over"),
+            "variables": {k: _plain(v) for k, v in (view.get("variables") or {}).items()},
+            "player_variables": {k: {p: _plain(v) for p, v in vs.items()}
+                                 for k, vs in (view.get("player_variables") or {}).items()}}
+
+
+def _plain(value):
+    if isinstance(value, bool) or value is None:
+        return {True: "yes", False: "no", None: "-"}[value]
+    if isinstance(value, list):
+        return " ".join(str(_plain(v)) for v in value)
+    return value if isinstance(value, (int, float)) else str(value)
+
+
+def _scores(view: dict) -> Optional[dict]:
+    return (view.get("player_variables") or {}).get("score")
+
+
+def _outcome(outcome: Optional[dict]) -> Optional[dict]:
+    """The outcome as the page shows it: scores, winners, how it was decided,
+    and each player's score broken into the rulebook's named parts."""
+    if outcome is None:
+        return None
+    return {k: outcome.get(k) for k in ("scores", "winners", "ranking", "parts", "tie_breaks",
+                                        "steps", "decided_by", "lowest_wins", "draw")}
+
+
+# -- the tokens kept beside a save -------------------------------------------------
+def tokens_path(save_path: str) -> str:
+    return save_path + ".seats"
+
+
+def write_tokens(path: str, tokens: dict) -> None:
+    """The seats' secrets, in a file only its owner may read."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            json.dump(tokens, file)
+    except OSError as exc:
+        raise CommandError(f"cannot write the seats' links to '{shown(path, 200)}': "
+                           f"{exc.strerror or exc}", code="serve/io") from None
+
+
+def read_tokens(path: str, players: int) -> Optional[dict]:
+    """The seats' secrets kept beside a save, or None when there are none
+    fit for `players` seats (new ones are dealt then)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            data = json.loads(file.read(1 << 16))
+    except (OSError, ValueError):
+        return None
+    keys = {str(p) for p in range(players)} | {"spectator"}
+    if type(data) is not dict or set(data) != keys or not all(
+            type(v) is str and 16 <= len(v) <= 200 and v.isascii() and v.isprintable()
+            for v in data.values()):
+        return None
+    return data
+
