@@ -30,7 +30,7 @@ from .table import Refused, Table
 
 STATIC = Path(__file__).with_name("static")
 HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
                                "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
                                "base-uri 'none'; form-action 'none'",
     "X-Content-Type-Options": "nosniff",
@@ -190,6 +190,7 @@ def make_app(table: Table):
     app = Starlette(routes=[
         Route("/", page),
         Route("/rules", rules),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
         WebSocketRoute("/ws", socket_endpoint),
     ])

@@ -16,6 +16,8 @@ that its seat could not see at the table. This module knows no game.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import hmac
 import json
 import os
@@ -119,10 +121,18 @@ class Table:
                 action = self.game.parse_action(self.state, seat, text)
                 after = self.game.apply(self.state, action)
             except ActionError as err:
-                raise Refused(err.code, render_error(err, self.game.source_of(err.span))) from None
+                raise Refused(err.code, self.explained(err)) from None
             self._advance(action, after)
             self.play_ai()
             self.save()
+
+    def explained(self, err: ActionError) -> str:
+        """The error as the REPL explains it (the rule's line, a caret, the
+        hint), its file named as the rulebook is, not by the server's path."""
+        if err.span is not None:
+            err = copy.copy(err)
+            err.span = dataclasses.replace(err.span, file=os.path.basename(err.span.file))
+        return render_error(err, self.game.source_of(err.span) if err.span else None)
 
     def _advance(self, action, after) -> None:
         self.states.append(after)
@@ -226,6 +236,7 @@ class Table:
             "log": [{"player": a.player, "text": line} for a, line in zip(actions[:k], log)],
             "events": [e.get("text", "") for e in view.get("events") or ()],
             "scores": _scores(view),
+            "components": view.get("components") or {},
             "outcome": _outcome(view.get("outcome")),
             "undo": None if asked is None else {"by": asked.by, "agreed": sorted(asked.agreed),
                                                 "waiting": sorted(set(self.humans) - {asked.by}
