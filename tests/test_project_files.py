@@ -50,7 +50,8 @@ def test_ci_runs_exactly_the_readme_test_commands():
     commands = re.findall(r"```sh\n(.*?)\n```", (ROOT / "README.md").read_text(encoding="utf-8"))
     play, test, extras = commands[:3]
     assert "rulebook play" in play and "pytest" in test
-    assert "pip install -q -e '.[all]'" in extras and extras.endswith(" tests/adapters")
+    assert "pip install -q -e '.[all]'" in extras and extras.endswith(" tests/adapters tests/web")
+    assert "apt-get install -y -q chromium" in extras      # the browser tests' browser
     assert "adapters" not in test
     ci = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
           if line and not line.startswith("#")]
@@ -61,7 +62,7 @@ def test_the_core_suite_leaves_the_adapter_tests_out():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     pytest_options = config["tool"]["pytest"]["ini_options"]
     assert pytest_options["testpaths"] == ["tests"]
-    assert "adapters" in pytest_options["norecursedirs"]
+    assert {"adapters", "web"} <= set(pytest_options["norecursedirs"])
     extras = config["project"]["optional-dependencies"]
     assert {"test", "ray", "pettingzoo", "openspiel"} <= set(extras)
     named = re.fullmatch(r"rulebook\[(.*)\]", *extras["all"]).group(1).split(",")
