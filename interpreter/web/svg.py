@@ -335,11 +335,11 @@ def _piece_group(view: dict, key: str, item: tuple, changed: set, shades: Shades
     body, w, h = _look(drawing, _words(shown), shades)
     name = boards.value_text(name)
     title = _title(*_description(name, shown, rows.get(name)), f"×{count}" if count > 1 else "")
-    if count > 1:
-        body += _badge(w - 4, h - 4, f"×{count}")
     marked = (key, name) in changed
     if marked:
         body += _outline(w, h)
+    if count > 1:
+        body += _badge(w - 4, h - 4, f"×{count}")
     data = (("token", name), ("zone", key)) + ((("count", count),) if count > 1 else ())
     return _group("piece changed" if marked else "piece", title + body, data=data), w, h
 
