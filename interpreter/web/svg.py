@@ -78,7 +78,9 @@ def _xml_char(ch: str) -> bool:
 
 
 def _width_of(text: str, size: float) -> float:
-    return len(text) * size * 0.6
+    """About how wide `text` is at font size `size` (capitals and digits
+    wider than small letters), bold or not."""
+    return sum(0.72 if ch.isupper() or ch.isdigit() or ch in "_—" else 0.58 for ch in text) * size
 
 
 def _label(x: float, y: float, text: str, size: float = 11, fill: str = "#1b1b1b",
@@ -93,7 +95,7 @@ def _fitted(text: str, width: float, size: float = 11, least: float = 7) -> tupl
     while size > least and _width_of(text, size) > width:
         size -= 0.5
     if _width_of(text, size) > width:
-        keep = max(1, int(width / (size * 0.6)) - 1)
+        keep = max(1, int(width / (size * 0.72)) - 1)
         text = text[:keep] + "…"
     return text, size
 
