@@ -11,9 +11,10 @@ Usage:
 Each rulebook in rulebooks/ is played at its smallest player count (and
 at 4 for the games with a map or a lake, TABLES) without chance nodes, the
 game's seed 1: at every decision the first player to move takes the legal
-action `random.Random(1)` picks. The table is drawn at the start, at the
-first decision from DECISIONS on where seat 0 is to move (so the cells its
-legal actions name are drawn) and at the end, each with what the last move
+action `random.Random(1)` picks. The table is drawn at the start, at a
+decision from DECISIONS on where seat 0 is to move (one where its legal
+actions name cells, so that they are drawn, where one comes soon) and at
+the end, each with what the last move
 changed highlighted, and written as one HTML page of its sections,
 tests/web/boards/GAME-Np-STAGE.html. tests/web/test_svg.py draws them
 again and compares.
@@ -68,13 +69,15 @@ def targets(view: dict) -> list:
 
 
 def stages(game, players: int) -> list:
-    """[(stage, view, view before)] of seat 0 at the start, at the first
-    decision from DECISIONS on where seat 0 moves, and at the end."""
+    """[(stage, view, view before)] of seat 0 at the start, in the middle
+    and at the end: the middle is the first decision from DECISIONS on
+    where seat 0 moves and its legal actions name cells (within another
+    2 × DECISIONS decisions), else the first where it moves."""
     rng = random.Random(SEED)
     state = game.new_game(players, seed=SEED)
     before, view = None, game.view(state, 0)
     out = [("start", view, None)]
-    middle = False
+    middle = fallback = None
     for decision in range(1, MOST + 1):
         if state.over:
             break
@@ -82,11 +85,12 @@ def stages(game, players: int) -> list:
         actions = game.legal_actions(state, mover)
         state = game.apply(state, actions[rng.randrange(len(actions))])
         before, view = view, game.view(state, 0)
-        if not middle and decision >= DECISIONS and not state.over and 0 in game.to_move(state):
-            out.append(("middle", view, before))
-            middle = True
-    out.append(("end", view, before))
-    return out
+        if middle is None and decision >= DECISIONS and not state.over and 0 in game.to_move(state):
+            fallback = fallback or ("middle", view, before)
+            if targets(view) or decision >= 3 * DECISIONS:
+                middle = ("middle", view, before)
+    middle = middle or fallback
+    return out + ([middle] if middle else []) + [("end", view, before)]
 
 
 def page(title: str, view: dict, before) -> str:

@@ -40,7 +40,7 @@ FONT = "font-family:sans-serif"
 PER_ROW = 12                # pieces of a zone in a row before it wraps
 GAP = 6                     # between pieces
 PAD = 6                     # around a section's drawing
-CARD_W, CARD_H, CARD_WIDEST = 56, 40, 112
+CARD_W, CARD_H, CARD_WIDEST = 56, 40, 140
 LINE = 11                   # a line of small text under a card's name
 TILE = 48                   # a piece drawn as edges
 CELL = 52                   # a cell of a zone on cells
@@ -61,12 +61,26 @@ def _text(value) -> str:
 
 
 def _attr(value) -> str:
-    """An attribute's value, quoted."""
-    return f'"{_text(value)}"'
+    """An attribute's value, quoted: the value itself (a token must come back
+    as the name it is), escaped, but for what XML cannot hold (the control
+    characters, written as their escape) and the line breaks and tabs
+    (written as character references, so that parsing keeps them)."""
+    text = "".join(ch if _xml_char(ch) else ascii(ch)[1:-1]
+                   for ch in boards.value_text(value))
+    text = escape(text, quote=True)
+    return '"' + text.replace("\t", "&#9;").replace("\n", "&#10;").replace("\r", "&#13;") + '"'
+
+
+def _xml_char(ch: str) -> bool:
+    """Whether XML 1.0 holds the character (a tab or line break too)."""
+    c = ord(ch)
+    return c in (9, 10, 13) or 0x20 <= c <= 0xD7FF or 0xE000 <= c <= 0xFFFD or c >= 0x10000
 
 
 def _width_of(text: str, size: float) -> float:
-    return len(text) * size * 0.6
+    """About how wide `text` is at font size `size` (capitals and digits
+    wider than small letters), bold or not."""
+    return sum(0.72 if ch.isupper() or ch.isdigit() or ch in "_—" else 0.58 for ch in text) * size
 
 
 def _label(x: float, y: float, text: str, size: float = 11, fill: str = "#1b1b1b",
@@ -81,7 +95,7 @@ def _fitted(text: str, width: float, size: float = 11, least: float = 7) -> tupl
     while size > least and _width_of(text, size) > width:
         size -= 0.5
     if _width_of(text, size) > width:
-        keep = max(1, int(width / (size * 0.6)) - 1)
+        keep = max(1, int(width / (size * 0.72)) - 1)
         text = text[:keep] + "…"
     return text, size
 
@@ -250,7 +264,7 @@ def _look(drawing: dict, lines: Sequence = (), shades: Optional[Shades] = None) 
         return _shape_look(name, drawing["shape"], fill or border or "#8d6e63", shades)
     if drawing.get("rows") is not None:
         return _rows_look(name, drawing["rows"], shades)
-    return _card_look(name, fill, border, lines)
+    return _card_look(name, fill, border or (word_colour(name) if fill is None else None), lines)
 
 
 def _back_look(count: int) -> tuple:
@@ -266,10 +280,10 @@ def draw_piece(drawing: dict, size: int = 48) -> str:
     shade) alone as an `<svg>` `size` pixels tall, for a preview of how it
     will lie."""
     body, w, h = _look(drawing)
-    scale = size / max(h, 1)
+    scale = size / (h + 4)
     width = math.ceil((w + 4) * scale)
     return (f'<svg xmlns="{SVG_NS}" viewBox="-2 -2 {_n(w + 4)} {_n(h + 4)}" width="{width}" '
-            f'height="{math.ceil((h + 4) * scale)}" class="piece-drawing">{body}</svg>')
+            f'height="{size}" class="piece-drawing">{body}</svg>')
 
 
 # -- pieces in zones -----------------------------------------------------------
@@ -323,13 +337,13 @@ def _piece_group(view: dict, key: str, item: tuple, changed: set, shades: Shades
     body, w, h = _look(drawing, _words(shown), shades)
     name = boards.value_text(name)
     title = _title(*_description(name, shown, rows.get(name)), f"×{count}" if count > 1 else "")
-    if count > 1:
-        body += _badge(w - 4, h - 4, f"×{count}")
     marked = (key, name) in changed
     if marked:
         body += _outline(w, h)
-    return _group("piece changed" if marked else "piece", title + body,
-                  data=(("token", name), ("zone", key))), w, h
+    if count > 1:
+        body += _badge(w - 4, h - 4, f"×{count}")
+    data = (("token", name), ("zone", key)) + ((("count", count),) if count > 1 else ())
+    return _group("piece changed" if marked else "piece", title + body, data=data), w, h
 
 
 def _flow(parts: Sequence, width_limit: float = 0, per_row: int = PER_ROW) -> tuple:
@@ -431,7 +445,8 @@ def _cells_zone(zone: dict, changed: set, targets: Sequence[str], shades: Shades
     left, top = min(x for x, _ in spots), max(y for _, y in spots)
     step = CELL + 2
     body = ""
-    for (x, y), entry in sorted(pieces.items()):
+    last = sorted(pieces.items(), key=lambda p: ((key, p[1].get("cell")) in changed, p[0]))
+    for (x, y), entry in last:    # the changed last, their outlines on top
         cell = entry.get("cell") or f"({x},{y})"
         inner, parts = _laid_piece(entry, shades, zone.get("label_by"))
         marked = (key, cell) in changed
@@ -489,9 +504,11 @@ def _grid(board: dict, key: str, changed: set, targets: Sequence[str], shades: S
         if m:
             cells[(int(m.group(1)), int(m.group(2)))] = entry
     aims = _target_cells(targets)
+    spots = sorted(((x, y) for y in range(height) for x in range(width)),
+                   key=lambda s: ((key, f"({s[0]},{s[1]})") in changed, s[1], s[0]))
     body = "".join(_grid_cell(board, (x, y), cells.get((x, y)) or {}, size, shades,
                               (key, f"({x},{y})") in changed, (x, y) in aims)
-                   for y in range(height) for x in range(width))
+                   for x, y in spots)    # the changed last, their outlines on top
     return body, width * size, height * size
 
 
@@ -574,7 +591,7 @@ def _hex_map(zone: dict, changed: set, targets: Sequence[str], shades: Shades) -
     left, top = min(h["x"] for h in hexes), min(h["y"] for h in hexes)
     aims = {str(t) for t in targets}
     body, right, bottom = "", 0.0, 0.0
-    for h in hexes:
+    for h in sorted(hexes, key=lambda h: (key, h.get("piece")) in changed):
         at = _hex_centre(h["x"], h["y"], left, top)
         body += _hex(h, key, at, changed, shades, zone.get("label_by"), aims)
         right, bottom = max(right, at[0] + HEX), max(bottom, at[1] + HEX * math.sqrt(3) / 2)
