@@ -178,12 +178,12 @@ def moves_shown(page) -> int:
 
 def wait_for_moves(page, at_least: int) -> None:
     page.wait_for_function("n => document.querySelectorAll('#log li:not(.event)').length >= n",
-                           arg=at_least)
+                           arg=at_least, polling=50)
 
 
 def wait_for_moves_exactly(page, n: int) -> None:
     page.wait_for_function("n => document.querySelectorAll('#log li:not(.event)').length === n",
-                           arg=n)
+                           arg=n, polling=50)
 
 
 def wait_for_table(page) -> None:
@@ -527,3 +527,48 @@ def test_lanterns_played_to_the_end_by_pointing(browser, serve):
         pytest.xfail(f"{len(missing)} of {len(previews)} placements had no turn button with a "
                      f"preview (a piece named as the number of turns was pointed at instead), "
                      f"e.g. {missing[:3]}")
+
+
+# -- every shipped game, mid-game, as a picture ---------------------------------------------
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory):
+    folder = os.environ.get("RULEBOOK_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.mark.parametrize("rulebook", RULEBOOKS)
+def test_screenshot_mid_game(rulebook, browser, serve, screenshots):
+    errors = Errors()
+    server = serve(rulebook, seed=2)
+    seats = sorted((k for k in server.links if k != "spectators"), key=lambda k: int(k[1:]))
+    pages = {}          # a context per seat: a tab in the background is not drawn
+    try:
+        for seat in seats:
+            pages[int(seat[1:])] = page = new_page(browser, errors)
+            page.goto(server.links[seat])
+            wait_for_table(page)
+        rng = random.Random(rulebook)
+        moves = 0
+        for _ in range(10):
+            seat = whose_turn(pages)
+            if seat is None:
+                break
+            page = pages[seat]
+            page.eval_on_selector("#list", "d => { d.open = true; }")
+            buttons = page.locator("#actions button.action")
+            buttons.nth(rng.randrange(buttons.count())).click()
+            moves += 1
+            for other in pages.values():
+                wait_for_moves(other, moves)
+            assert page.locator("#message").is_hidden(), page.locator("#message").inner_text()
+        page = pages[0]
+        sections = page.locator("#board section.table-section").count()
+        page.screenshot(path=str(screenshots / f"{rulebook}-{len(seats)}p-mid.png"), full_page=True)
+        assert moves > 0, f"{rulebook}: nobody could move"
+        assert sections >= 1, f"{rulebook}: the board has no section"
+        assert not errors.seen, f"{rulebook}: {errors.seen}"
+    finally:
+        for page in pages.values():
+            page.context.close()
