@@ -20,7 +20,7 @@ orientation (the rules' `footprint`). This module knows no game.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from ..stdlib import grid, shapes
@@ -45,6 +45,11 @@ class Parameter:
     label: str = ""
     many: bool = False
     groups: bool = False
+    # where its values are pointed at: the zones its pieces are chosen from
+    # (`one of hand(me)`: ("hand",)), or `listed` for values written in the
+    # rule (`one of [0, 1, 2, 3]`), which no board shows: they are buttons
+    zones: tuple = field(default=(), compare=False)
+    listed: bool = field(default=False, compare=False)
 
     @property
     def title(self) -> str:
@@ -52,13 +57,28 @@ class Parameter:
         return self.label or self.name.replace("_", " ")
 
 
+def _zones_of(source) -> tuple:
+    """The zones a choice's source names: a zone (`hand(me)`, `offered`),
+    or a list of values written out (`[0, 1, 2, 3]`, `listed`)."""
+    if not isinstance(source, dict):
+        return (), False
+    if source.get("ref") == "zone":
+        return (source.get("fn") or source.get("name"),), False
+    if source.get("node") == "list" and all(isinstance(i, dict) and i.get("node") in
+                                            ("number", "string", "word", "bool", "name")
+                                            and i.get("ref") in (None, "word")
+                                            for i in source.get("items") or ()):
+        return (), True
+    return (), False
+
+
 def parameters(ir: dict) -> dict:
     """Each action's parameters, by the action's name, from the IR."""
-    return {a["name"]: tuple(Parameter(p["name"], p.get("label", ""),
-                                       p["choice"]["node"] in SETS,
-                                       p["choice"]["node"] == GROUPS)
-                             for p in a.get("params") or ())
-            for a in ir["actions"]}
+    def parameter(p):
+        zones, listed = _zones_of(p["choice"].get("source"))
+        return Parameter(p["name"], p.get("label", ""), p["choice"]["node"] in SETS,
+                         p["choice"]["node"] == GROUPS, zones, listed)
+    return {a["name"]: tuple(parameter(p) for p in a.get("params") or ()) for a in ir["actions"]}
 
 
 def split_action(text: str) -> tuple:
@@ -79,31 +99,39 @@ def legal_names(actions: Sequence[str]) -> set:
     return {arg for t in actions for arg in split_action(t)[1]}
 
 
-def _parameter(params: Sequence[Parameter], i: int, arg: str) -> Parameter:
+def _parameter(params: Sequence[Parameter], i: int, arg: str, asked: str) -> Parameter:
     if i < len(params):
         return params[i]
-    return Parameter(f"value {i + 1}", many=" " in arg and BAR not in arg.split(),
-                     groups=BAR in arg.split())
+    return Parameter(asked if asked and i == 0 else f"value {i + 1}",
+                     many=" " in arg and BAR not in arg.split(), groups=BAR in arg.split())
 
 
-def pointing(actions: Sequence[str], params: Optional[dict] = None) -> list:
+def pointing(actions: Sequence[str], params: Optional[dict] = None, asked: str = "") -> list:
     """Each legal action as the steps that choose it by pointing:
-    `{"text", "name", "steps": [{"title", "many", "tokens"}]}`, a step per
-    argument in order; a set's step has its pieces as tokens (`many`, taken
-    in any order), any other step the argument whole. An action without
-    arguments has no steps: it is chosen by its name. `params` is
-    `parameters(ir)`; without it a step with spaces in its argument is a set."""
+    `{"text", "name", "steps": [{"title", "many", "tokens", "zones",
+    "buttons"}]}`, a step per argument in order; a set's step has its pieces
+    as tokens (`many`, taken in any order), any other step the argument
+    whole. `zones` names the zones its pieces lie in (only those are pointed
+    at on the board; none: anything drawn with that token), `buttons` says
+    that the values are pointed at as buttons alone (values written in the
+    rule, such as a number of turns). An action without arguments has no
+    steps: it is chosen by its name. `params` is `parameters(ir)`; a name
+    that is no action's (a `chooses`) is asked as `asked` says, the
+    pending decision's question without its "choose"; without `params` a
+    step with spaces in its argument is a set."""
     params = params or {}
+    asked = asked[len("choose "):] if asked.startswith("choose ") else asked
     out = []
     for text in actions:
         name, args = split_action(text)
         declared = params.get(name, ())
         steps = []
         for i, arg in enumerate(args):
-            p = _parameter(declared, i, arg)
+            p = _parameter(declared, i, arg, asked)
             many = p.many or p.groups
             tokens = [w for w in arg.split() if w != BAR] if many else [arg]
-            steps.append({"title": p.title, "many": many, "tokens": tokens})
+            steps.append({"title": p.title, "many": many, "tokens": tokens,
+                          "zones": list(p.zones), "buttons": p.listed})
         out.append({"text": text, "name": name, "steps": steps})
     return out
 

@@ -591,7 +591,7 @@ def cmd_serve(args) -> int:
                            f"{exc.strerror or exc}", code="serve/listen",
                            hint="choose another --port, or --port 0 for any free one") from None
     echo(f"{game.name}, {players} players, seed {seed}.")
-    serve(table, sock, announce=lambda line: echo(line))
+    serve(table, sock, announce=lambda line: print(printable(line), flush=True))
     return 0
 
 

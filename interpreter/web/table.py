@@ -210,7 +210,8 @@ class Table:
             states, actions = list(self.states), list(self.actions)
             asked = self.undo_asked
         game = self.game
-        over = game.outcome(states[-1]) is not None
+        final = game.outcome(states[-1])
+        over = final is not None
         k = len(actions) if step is None or not over else max(0, min(int(step), len(actions)))
         state = states[k]
         view = game.view(state, seat)
@@ -231,13 +232,15 @@ class Table:
             "sections": svg.draw_table(view, changed=changes.changed(before, view),
                                        targets=sorted(f"({x},{y})"
                                                       for x, y in options.legal_cells(texts))),
-            "options": options.pointing(texts, self.forms),
+            "options": options.pointing(texts, self.forms,
+                                        (view.get("pending") or {}).get("label", "")),
             "previews": {t: svg.draw_piece(p["drawing"]) for t, p in pieces.items()},
             "log": [{"player": a.player, "text": line} for a, line in zip(actions[:k], log)],
             "events": [e.get("text", "") for e in view.get("events") or ()],
             "scores": _scores(view),
             "components": view.get("components") or {},
-            "outcome": _outcome(view.get("outcome")),
+            "over": over,
+            "outcome": _outcome(final.to_json()) if over else None,
             "undo": None if asked is None else {"by": asked.by, "agreed": sorted(asked.agreed),
                                                 "waiting": sorted(set(self.humans) - {asked.by}
                                                                   - asked.agreed)},

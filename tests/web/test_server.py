@@ -33,6 +33,13 @@ def table(hanamikoji, tmp_path):
                  save_path=str(tmp_path / "game.json"), rules="# Rules\nplay well")
 
 
+@pytest.fixture
+def client(table):
+    """A test client whose sockets share one event loop, as a server's do."""
+    with TestClient(make_app(table)) as client:
+        yield client
+
+
 def seated(client, token):
     ws = client.websocket_connect("/ws")
     socket = ws.__enter__()
@@ -50,8 +57,7 @@ def hidden_names(message, zone):
     return names
 
 
-def test_the_page_is_served_with_headers_that_keep_it_to_itself(table):
-    client = TestClient(make_app(table))
+def test_the_page_is_served_with_headers_that_keep_it_to_itself(table, client):
     page = client.get("/")
     assert page.status_code == 200 and "table.js" in page.text
     csp = page.headers["content-security-policy"]
@@ -75,8 +81,7 @@ def test_links_carry_a_secret_per_seat_and_for_spectators(table):
         assert table.seat_of(wrong) == (False, None)
 
 
-def test_each_seat_is_sent_its_own_view_and_nothing_of_the_others(table):
-    client = TestClient(make_app(table))
+def test_each_seat_is_sent_its_own_view_and_nothing_of_the_others(table, client):
     mover = table.game.to_move(table.state)[0]
     other = 1 - mover
     ws_m, me = seated(client, table.tokens[str(mover)])
@@ -101,8 +106,7 @@ def test_each_seat_is_sent_its_own_view_and_nothing_of_the_others(table):
         ws.__exit__(None, None, None)
 
 
-def test_a_socket_acts_only_for_its_own_seat(table):
-    client = TestClient(make_app(table))
+def test_a_socket_acts_only_for_its_own_seat(table, client):
     mover = table.game.to_move(table.state)[0]
     ws1, p1 = seated(client, table.tokens[str(1 - mover)])
     p1.receive_text()
@@ -120,8 +124,7 @@ def test_a_socket_acts_only_for_its_own_seat(table):
     wsw.__exit__(None, None, None)
 
 
-def test_a_refused_move_is_explained_as_the_repl_explains_it_and_changes_nothing(table):
-    client = TestClient(make_app(table))
+def test_a_refused_move_is_explained_as_the_repl_explains_it_and_changes_nothing(table, client):
     ws, p0 = seated(client, table.tokens[str(table.game.to_move(table.state)[0])])
     p0.receive_text()
     before = table.state
@@ -135,8 +138,7 @@ def test_a_refused_move_is_explained_as_the_repl_explains_it_and_changes_nothing
     ws.__exit__(None, None, None)
 
 
-def test_a_token_of_nobody_is_refused_and_the_socket_closed(table):
-    client = TestClient(make_app(table))
+def test_a_token_of_nobody_is_refused_and_the_socket_closed(table, client):
     with client.websocket_connect("/ws") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": "guess" * 8}))
         assert json.loads(ws.receive_text())["code"] == "web/unknown-token"
@@ -146,8 +148,7 @@ def test_a_token_of_nobody_is_refused_and_the_socket_closed(table):
         assert json.loads(ws.receive_text())["code"] == "web/no-seat"
 
 
-def test_a_socket_from_another_site_is_refused(table):
-    client = TestClient(make_app(table))
+def test_a_socket_from_another_site_is_refused(table, client):
     from starlette.websockets import WebSocketDisconnect
     with pytest.raises(WebSocketDisconnect):
         with client.websocket_connect("/ws", headers={"origin": "http://evil.example"}) as ws:
@@ -175,8 +176,7 @@ def test_every_message_is_checked(raw, code):
     assert found.value.code == code
 
 
-def test_bad_messages_are_answered_and_change_nothing(table):
-    client = TestClient(make_app(table))
+def test_bad_messages_are_answered_and_change_nothing(table, client):
     ws, p0 = seated(client, table.tokens[str(table.game.to_move(table.state)[0])])
     p0.receive_text()
     for raw in ("{", '{"type": "act", "action": 1}', b"\xff\xfe"):
@@ -253,8 +253,7 @@ def test_the_game_is_saved_after_every_move_and_resumes(table):
     assert again.state == table.state and again.seat_of(table.tokens["0"]) == (True, 0)
 
 
-def test_a_closed_tab_reconnects_to_its_seat(table):
-    client = TestClient(make_app(table))
+def test_a_closed_tab_reconnects_to_its_seat(table, client):
     mover = table.game.to_move(table.state)[0]
     ws, p0 = seated(client, table.tokens[str(mover)])
     first = json.loads(p0.receive_text())

@@ -82,6 +82,7 @@ function show(message) {
   $("title").textContent = message.game;
   $("seat").textContent = message.seat === null ? "watching" : `you are ${seatName(message.seat)}`;
   drawBoard(message);
+  drawComponents(message);
   drawStatus(message);
   drawValues(message);
   drawLog(message);
@@ -105,10 +106,35 @@ function drawBoard(message) {
   }
 }
 
+// the values of the pieces the view tables (a piece's `has` values and its
+// variables), a table per type, beside the board
+function drawComponents(message) {
+  for (const [kind, rows] of Object.entries(message.components || {})) {
+    if (!rows.length) continue;
+    const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+    const head = el("tr", {}, ...columns.map((c) => el("th", {}, c)));
+    const body = rows.map((r) => el("tr", {}, ...columns.map((c) => el("td", {}, text(r[c])))));
+    $("board").append(el("section", {class: "table-section components", "data-key": `components:${kind}`},
+      el("h2", {}, kind), el("table", {class: "values"}, head, ...body)));
+  }
+}
+
+function text(value) {
+  if (value === null || value === undefined) return "-";
+  if (value === true) return "yes";
+  if (value === false) return "no";
+  if (Array.isArray(value)) return value.map(text).join(" ");
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
 function drawStatus(message) {
   const status = $("status");
   const pending = message.pending;
-  if (message.outcome) {
+  if (message.over && message.step < message.steps) {
+    status.textContent = `Replaying: step ${message.step} of ${message.steps}.`;
+    status.className = "";
+  } else if (message.outcome) {
     const winners = message.outcome.winners.map(seatName).join(", ");
     status.textContent = message.outcome.draw ? "The game is over: a draw."
       : `The game is over: ${winners || "nobody"} won.`;
@@ -155,7 +181,7 @@ function drawOutcome(message) {
   const box = $("outcome");
   const outcome = message.outcome;
   box.hidden = !outcome;
-  $("replay").hidden = !outcome;
+  $("replay").hidden = !message.over;
   if (!outcome) return;
   box.replaceChildren(el("h2", {}, "The end"));
   const parts = [...new Set(outcome.parts.flatMap((p) => Object.keys(p)))];
@@ -236,15 +262,33 @@ function possible() {
   return out;
 }
 
+// token -> where it may be pointed at: {title, anywhere, zones, buttons}
 function nextTokens(possibles) {
-  const next = new Map();        // token -> a title of the step it is for
+  const next = new Map();
   for (const [option, at] of possibles) {
     if (at.i >= option.steps.length) continue;
     const step = option.steps[at.i];
     const rest = at.rest ?? step.tokens;
-    for (const t of step.many ? rest : [rest[0]]) if (!next.has(t)) next.set(t, step.title);
+    for (const t of step.many ? rest : [rest[0]]) {
+      const where = next.get(t) || {title: step.title, anywhere: false, zones: new Set(), buttons: true};
+      if (!step.buttons) {
+        where.buttons = false;
+        if (step.zones && step.zones.length) step.zones.forEach((z) => where.zones.add(z));
+        else where.anywhere = true;
+      }
+      next.set(t, where);
+    }
   }
   return next;
+}
+
+// whether a drawn element may be pointed at for a token's step
+function pointable(node, where) {
+  if (where.buttons) return false;
+  if (where.anywhere) return true;
+  const zone = node.getAttribute("data-zone") || "";
+  for (const z of where.zones) if (zone === z || zone.startsWith(z + "(")) return true;
+  return false;
 }
 
 function pick(tokenText) {
@@ -257,13 +301,14 @@ function drawChoosing() {
   const board = $("board");
   for (const node of board.querySelectorAll(".legal, .picked")) node.classList.remove("legal", "picked");
   for (const box of ["names", "choices", "confirm", "picked"]) $(box).replaceChildren();
+  $("choose").hidden = !table || !table.options.length;
   if (!table || !table.options.length) return;
   const possibles = possible();
   const next = nextTokens(possibles);
   const onBoard = new Set();
   for (const node of board.querySelectorAll("[data-token]")) {
     const t = node.getAttribute("data-token");
-    if (next.has(t)) { node.classList.add("legal"); onBoard.add(t); }
+    if (next.has(t) && pointable(node, next.get(t))) { node.classList.add("legal"); onBoard.add(t); }
   }
   const counts = new Map();
   for (const t of picks) counts.set(t, (counts.get(t) || 0) + 1);
@@ -289,9 +334,10 @@ function drawChoosing() {
     }
   }
   // values no board shows: buttons, with the piece as it will lie where it turns
-  for (const [t, title] of next) {
+  for (const [t, where] of next) {
     if (onBoard.has(t)) continue;
-    const button = el("button", {class: "choice", "data-token": t, title: title, onclick: () => pick(t)});
+    const button = el("button", {class: "choice", "data-token": t, title: where.title,
+                                 onclick: () => pick(t)});
     const preview = previewFor(possibles, t);
     if (preview) {
       const picture = el("span", {class: "preview"});
@@ -302,7 +348,7 @@ function drawChoosing() {
     $("choices").append(button);
   }
   if (next.size) {
-    const titles = [...new Set(next.values())];
+    const titles = [...new Set([...next.values()].map((w) => w.title))];
     $("choices").prepend(el("div", {class: "asked"}, "Choose " + titles.join(" or ")
       + (onBoard.size ? " (on the board, or below)" : "")));
   }
