@@ -523,7 +523,7 @@ def test_lanterns_played_to_the_end_by_pointing(browser, serve):
                         f"with a preview, e.g. {missing[:3]}"
 
 
-# -- every shipped game, mid-game, as a picture ---------------------------------------------
+# -- every shipped game to its end, and as a picture ---------------------------------------------
 @pytest.fixture(scope="module")
 def screenshots(tmp_path_factory):
     folder = os.environ.get("RULEBOOK_SCREENSHOTS")
@@ -533,35 +533,31 @@ def screenshots(tmp_path_factory):
 
 
 @pytest.mark.parametrize("rulebook", RULEBOOKS)
-def test_screenshot_mid_game(rulebook, browser, serve, screenshots):
+def test_every_game_played_to_the_end_by_pointing(rulebook, browser, serve, screenshots):
+    """Every shipped rulebook, at its fewest players, played to its end by
+    each seat on its own link, every move pointed at; P0's board kept as a
+    picture after ten moves and at the end."""
     errors = Errors()
     server = serve(rulebook, seed=2)
     seats = sorted((k for k in server.links if k != "spectators"), key=lambda k: int(k[1:]))
+    assert len(seats) >= 2
     pages = {}          # a context per seat: a tab in the background is not drawn
     try:
         for seat in seats:
             pages[int(seat[1:])] = page = new_page(browser, errors)
             page.goto(server.links[seat])
             wait_for_table(page)
-        rng = random.Random(rulebook)
-        moves = 0
-        for _ in range(10):
-            seat = whose_turn(pages)
-            if seat is None:
-                break
-            page = pages[seat]
-            page.eval_on_selector("#list", "d => { d.open = true; }")
-            buttons = page.locator("#actions button.action")
-            buttons.nth(rng.randrange(buttons.count())).click()
-            moves += 1
-            for other in pages.values():
-                wait_for_moves(other, moves)
-            assert page.locator("#message").is_hidden(), page.locator("#message").inner_text()
+
+        def picture(n):
+            if n == 10:
+                pages[0].screenshot(path=str(screenshots / f"{rulebook}-{len(seats)}p-mid.png"),
+                                    full_page=True)
+        played = play_by_pointing(rulebook, pages, random.Random(rulebook), on_move=picture)
         page = pages[0]
-        sections = page.locator("#board section.table-section").count()
-        page.screenshot(path=str(screenshots / f"{rulebook}-{len(seats)}p-mid.png"), full_page=True)
-        assert moves > 0, f"{rulebook}: nobody could move"
-        assert sections >= 1, f"{rulebook}: the board has no section"
+        page.screenshot(path=str(screenshots / f"{rulebook}-{len(seats)}p-end.png"), full_page=True)
+        assert played.moves, f"{rulebook}: nobody could move"
+        assert page.locator("#board section.table-section").count() >= 1
+        assert page.locator("#outcome").is_visible(), f"{rulebook}: no outcome at the end"
         assert not errors.seen, f"{rulebook}: {errors.seen}"
     finally:
         for page in pages.values():
