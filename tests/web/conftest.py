@@ -39,9 +39,14 @@ def serve(tmp_path):
 
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
 @pytest.fixture(scope="module")
-def screenshots(tmp_path_factory):
+def screenshots():
+    """Where the pictures of every game's board are kept, as the run's
+    artefacts: $RULEBOOK_SCREENSHOTS, else build/screenshots/ (not tracked)."""
     folder = os.environ.get("RULEBOOK_SCREENSHOTS")
-    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path = Path(folder) if folder else ROOT / "build" / "screenshots"
     path.mkdir(parents=True, exist_ok=True)
     return path

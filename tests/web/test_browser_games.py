@@ -1,7 +1,7 @@
 """Every shipped rulebook played to its end in the browser, each seat on its
 own link, every move pointed at; a picture of each game's board kept after
-ten moves and at the end, in $RULEBOOK_SCREENSHOTS (default: a temporary
-folder)."""
+ten moves and at the end, in $RULEBOOK_SCREENSHOTS (default:
+build/screenshots/, not tracked by git)."""
 
 from __future__ import annotations
 

@@ -273,3 +273,20 @@ def test_the_serve_command_refuses_what_it_cannot_do(capsys):
     assert main(["serve", "hanamikoji", "--ai", "5=random"]) == 2
     assert main(["serve", "hanamikoji", "--port", "70000"]) == 2
     assert main(["serve"]) == 2
+
+
+def test_a_simultaneous_pick_stays_hidden_until_revealed():
+    game = load_rulebook("festival-of-lights")
+    table = Table(game, rulebook="festival-of-lights", players=3, seed=2)
+    assert game.to_move(table.state) == (0, 1, 2)
+    pick = str(game.legal_actions(table.state, 0)[0])
+    table.act(0, pick)
+    mine, theirs, seen = (table.message_for(s) for s in (0, 1, None))
+    assert mine["log"][0]["text"].startswith(pick) and mine["options"] == []
+    for message in (theirs, seen):
+        assert message["log"][0]["text"].startswith(game.legal_actions(table.state, 1)[0].name + " ?")
+    assert theirs["options"] and theirs["to_move"] == [1, 2]
+    for seat in (1, 2):
+        table.act(seat, str(game.legal_actions(table.state, seat)[0]))
+    # revealed: everybody reads every pick now
+    assert table.message_for(1)["log"][0]["text"].startswith(pick)

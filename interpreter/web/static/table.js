@@ -12,6 +12,7 @@ let table = null;          // the last message of type "table"
 let picks = [];            // the tokens pointed at so far
 let named = null;          // the action name chosen, when several are possible
 let retry = 500;
+const COMPONENTS_OPEN = 12;   // a table of the pieces' values of at most so many rows is open
 
 const $ = (id) => document.getElementById(id);
 
@@ -114,8 +115,10 @@ function drawComponents(message) {
     const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
     const head = el("tr", {}, ...columns.map((c) => el("th", {}, c)));
     const body = rows.map((r) => el("tr", {}, ...columns.map((c) => el("td", {}, text(r[c])))));
-    $("board").append(el("section", {class: "table-section components", "data-key": `components:${kind}`},
-      el("h2", {}, kind), el("table", {class: "values"}, head, ...body)));
+    const box = el("details", {class: "table-section components", "data-key": `components:${kind}`},
+      el("summary", {}, `${kind} (${rows.length})`), el("table", {class: "values"}, head, ...body));
+    box.open = rows.length <= COMPONENTS_OPEN;
+    $("board").append(box);
   }
 }
 
@@ -123,6 +126,7 @@ function text(value) {
   if (value === null || value === undefined) return "-";
   if (value === true) return "yes";
   if (value === false) return "no";
+  if (Array.isArray(value) && value.length === 2 && value.every(Number.isInteger)) return `(${value[0]},${value[1]})`;
   if (Array.isArray(value)) return value.map(text).join(" ");
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
@@ -193,7 +197,9 @@ function drawOutcome(message) {
     el("td", {}, String(score))));
   box.append(el("table", {class: "breakdown"}, head, ...rows));
   const decided = outcome.decided_by === "score" ? "decided by the score"
-    : outcome.decided_by === "tie" ? "a tie on every count" : `decided by ${outcome.decided_by}`;
+    : outcome.decided_by === "tie" ? "a tie on every count"
+    : outcome.decided_by === "winners" ? "decided by the rulebook's rule of who wins"
+    : `decided by the tie-break: ${outcome.decided_by}`;
   box.append(el("p", {}, decided + (outcome.lowest_wins ? " (the lowest score wins)" : "")));
   const slider = $("replay-step");
   slider.max = String(message.steps);
