@@ -210,3 +210,25 @@ def test_a_step_of_a_choice_draws_only_from_the_view_and_the_legal_texts(samurai
     choice = Choice.start(few, parameters(samurai.ir)).narrow(f"place {tile}")
     drawn = render_to_text(step_drawings(samurai.view(state, 0), choice)[0], WIDTH)
     assert set(HEX_MARK.findall(drawn)) == set(keep)
+
+
+def test_paris_shows_each_orientation_of_the_building_as_it_will_lie():
+    """The presentation model's turned drawing, which the browser previews
+    too: a building drawn as a shape is shown in every orientation the step
+    offers, each as the rules lay it (the cells it covers once built)."""
+    from interpreter.presentation import options
+    from tests.test_presentation import deciding
+    paris = load_rulebook("paris")
+    state, player = deciding(paris, 2, "build")
+    legal = [str(a) for a in paris.legal_actions(state, player)]
+    view = paris.view(state, player)
+    piece = next(split_action(t)[1][0] for t in legal if t.startswith("build "))
+    choice = Choice.start(legal, parameters(paris.ir)).narrow("build").narrow(piece)
+    assert turned_piece(view, choice) == piece
+    drawn = render_to_text(step_drawings(view, choice)[0], WIDTH).splitlines()
+    assert drawn[0].startswith(f"{piece} as it will lie, by an orientation")
+    assert drawn[-1].split() == list(choice.values())
+    shown = options.previews(view, legal)
+    shapes = {shown[t]["turns"]: shown[t]["drawing"]["shape"] for t in legal
+              if t.startswith(f"build {piece},")}
+    assert len({tuple(map(tuple, s)) for s in shapes.values()}) == len(shapes) > 1

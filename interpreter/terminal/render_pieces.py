@@ -24,6 +24,7 @@ from rich.measure import Measurement
 from rich.style import Style
 from rich.text import Text
 
+from ..presentation.options import turned_drawing
 from ..stdlib.grid import turned
 from .render_boards import _colour_word, _mark_width, _on, _tints, seat_colour
 from .words import value_text
@@ -68,6 +69,14 @@ def _edges_drawing(view: dict, piece: str) -> Optional[dict]:
                  if d.get("piece") == piece and len(d.get("edges") or ()) == 4), None)
 
 
+def turnable_drawing(view: dict, piece: str) -> Optional[dict]:
+    """The drawing of the piece named `piece` where the viewer sees it drawn
+    as edges or as a shape (a piece that turns), or None."""
+    return next((d for zone in view.get("zones") or () for d in zone.get("drawings") or ()
+                 if d.get("piece") == piece
+                 and (len(d.get("edges") or ()) == 4 or d.get("shape") is not None)), None)
+
+
 def turned_edges(view: dict, piece: str, turns: int) -> Optional[list]:
     """The sides (north, east, south, west) of the piece named `piece`, as
     the viewer sees it drawn, turned `turns` quarter turns clockwise the
@@ -78,16 +87,21 @@ def turned_edges(view: dict, piece: str, turns: int) -> Optional[list]:
 
 
 def turned_drawings(view: dict, piece: str, turns: Sequence[str]) -> Optional[RenderableType]:
-    """The piece named `piece` drawn as it lies after each of `turns`
-    quarter turns (`turned_edges`), side by side, each with its number
-    under it; None when the viewer sees no drawing of it as edges."""
-    found = _edges_drawing(view, piece)
+    """The piece named `piece` drawn as it lies after each of `turns` (a
+    piece drawn as edges turned so many quarter turns, one drawn as a shape
+    in that orientation: `presentation.options.turned_drawing`, as the
+    browser's table previews it), side by side, each with its number under
+    it; None when the viewer sees no such drawing of it."""
+    found = turnable_drawing(view, piece)
     if found is None:
         return None
     looks = _Looks.of(view)
     pictures = []
     for k in turns:
-        lines = looks.draw(dict(found, edges=turned(found["edges"], int(k))), 1)
+        drawing = turned_drawing(found, int(k))
+        if drawing is None:
+            continue
+        lines = looks.draw(drawing, 1)
         width = lines[0].cell_len
         pictures.append(lines + [_padded(Text(str(k).center(width), style="bold"), width)])
     return PieceDrawings(pictures)

@@ -8,9 +8,11 @@ marks are, so a step shows nothing the legal actions do not. A step that
 asks for the turns of a piece shows the piece as it will lie for each value:
 its values are whole numbers and the action has already chosen a cell and
 a piece drawn as edges where the viewer sees it (`drawn as edges`, in the
-view's `drawings`), turned as the rules' `turned` turns a list of sides
-(`render_pieces.turned_drawings`). Anything else draws nothing. This
-module knows no game.
+view's `drawings`), turned as the rules' `turned` turns a list of sides, or
+a piece drawn as a shape (`drawn as shape`), in each orientation as the
+rules' `footprint` lays it (`render_pieces.turned_drawings`, from the
+presentation model's `turned_drawing`, which the browser's previews draw
+too). Anything else draws nothing. This module knows no game.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from rich.text import Text
 from ..printable import printable
 from .choosing import CELL, INTEGER, Choice
 from .render import boards, printable_view
-from .render_pieces import turned_drawings
+from .render_pieces import turnable_drawing, turned_drawings
 
 
 def step_drawings(view: dict, choice: Choice) -> list:
@@ -44,17 +46,19 @@ def step_drawings(view: dict, choice: Choice) -> list:
 
 def turned_piece(view: dict, choice: Choice) -> Optional[str]:
     """The piece `choice`'s next step turns: the step offers whole numbers,
-    and the values chosen so far hold a cell and a piece the viewer sees
-    drawn as edges (docs/language.md §1.3); None for any other step."""
+    and the values chosen so far hold a piece the viewer sees drawn as a
+    shape (its orientation), or a cell and a piece drawn as edges (its
+    quarter turns; docs/language.md §1.3); None for any other step."""
     values = choice.values()
     chosen = [printable(v, lines=False) for v in choice.chosen()]
     if not values or not all(INTEGER.fullmatch(v) for v in values):
         return None
-    if not any(CELL.fullmatch(v) for v in chosen):
-        return None
-    pieces = {d.get("piece") for zone in printable_view(view).get("zones") or ()
-              for d in zone.get("drawings") or () if len(d.get("edges") or ()) == 4}
-    return next((v for v in chosen if v in pieces), None)
+    at_cell = any(CELL.fullmatch(v) for v in chosen)
+    for v in chosen:
+        drawing = turnable_drawing(printable_view(view), v)
+        if drawing is not None and (at_cell or drawing.get("shape") is not None):
+            return v
+    return None
 
 
 def turns_preview(view: dict, choice: Choice, values: list) -> Optional[RenderableType]:
