@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..ai.players import make_player
-from ..errors import ActionError, CommandError
+from ..errors import CommandError, RulebookError
 from ..errors import render as render_error
 from ..presentation import changes, options
 from ..presentation.savefile import save_data, write_save
@@ -120,13 +120,17 @@ class Table:
             try:
                 action = self.game.parse_action(self.state, seat, text)
                 after = self.game.apply(self.state, action)
-            except ActionError as err:
+            except RulebookError as err:        # a move refused, or the rules failing on it
                 raise Refused(err.code, self.explained(err)) from None
             self._advance(action, after)
-            self.play_ai()
-            self.save()
+            try:
+                self.play_ai()
+            except RulebookError as err:        # the rules failed on an AI seat's move
+                raise Refused(err.code, self.explained(err)) from None
+            finally:
+                self.save()
 
-    def explained(self, err: ActionError) -> str:
+    def explained(self, err: RulebookError) -> str:
         """The error as the REPL explains it (the rule's line, a caret, the
         hint), its file named as the rulebook is, not by the server's path."""
         if err.span is not None:
@@ -188,6 +192,7 @@ class Table:
         del self.states[asked.to + 1:]
         del self.actions[asked.to:]
         self.undo_asked = None
+        self.play_ai()          # an AI seat to move with the seat taken back moves again
         self.save()
 
     # -- saving --------------------------------------------------------------------

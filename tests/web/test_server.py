@@ -290,3 +290,24 @@ def test_a_simultaneous_pick_stays_hidden_until_revealed():
         table.act(seat, str(game.legal_actions(table.state, seat)[0]))
     # revealed: everybody reads every pick now
     assert table.message_for(1)["log"][0]["text"].startswith(pick)
+
+
+def test_rules_that_fail_on_a_move_are_told_and_the_game_kept(tmp_path):
+    """A move the rules cannot finish (here a repeat that never ends, which
+    the engine stops with rule/loop) is refused with the rule's place, the
+    game as it was, and the server goes on."""
+    from pathlib import Path
+    hostile = Path(__file__).resolve().parents[1] / "hostile" / "play" / "repeat-until-never.rules"
+    game = load_rulebook(str(hostile))
+    table = Table(game, rulebook=str(hostile), players=2, seed=1, save_path=str(tmp_path / "g.json"))
+    with TestClient(make_app(table)) as client:
+        ws, socket = seated(client, table.tokens["0"])
+        socket.receive_text()
+        socket.send_text(json.dumps({"type": "act", "action": "go"}))
+        refused = json.loads(socket.receive_text())
+        assert refused["code"] == "rule/loop"
+        assert re.match(r"repeat-until-never\.rules:\d+:\d+: error\[rule/loop\]", refused["text"])
+        assert table.actions == []
+        socket.send_text(json.dumps({"type": "undo"}))
+        assert json.loads(socket.receive_text())["code"] == "undo/nothing"
+        ws.__exit__(None, None, None)
