@@ -557,7 +557,7 @@ def cmd_serve(args) -> int:
                          options_of(args) or header["options"], args.library)
         states, actions, data = read_save(game, args.load)
         players, seed, ai, save = data["players"], data["seed"], data["ai"], args.save or args.load
-        tokens = read_tokens(tokens_path(save), players)
+        tokens = read_tokens(tokens_path(args.load), players)
     else:
         if args.game is None:
             raise CommandError("serve needs a game, or --load FILE to resume a saved one",

@@ -231,3 +231,38 @@ def test_lanterns_played_to_the_end_by_pointing(browser, serve):
                         f"with a preview, e.g. {missing[:3]}"
 
 
+
+
+# -- a server stopped and started again with --load ------------------------------------------
+def test_a_server_restarted_with_load_goes_on_from_the_last_move(browser, serve, tmp_path):
+    """The game is saved after every move; a server started again with
+    --load seats the same links' tokens (kept beside the save) at the game
+    as it stood."""
+    first = serve("hanamikoji", seed=4)
+    pages = {}
+    try:
+        for seat in (0, 1):
+            pages[seat] = page = new_page(browser)
+            page.goto(first.links[f"P{seat}"])
+            wait_for_table(page)
+        for n in range(1, 4):
+            page = pages[whose_turn(pages)]
+            page.locator("#actions button.action").first.dispatch_event("click")
+            for other in pages.values():
+                wait_for_moves(other, n)
+        before = {seat: page.locator("#log").inner_text() for seat, page in pages.items()}
+    finally:
+        for page in pages.values():
+            page.context.close()
+    first.stop()
+    again = serve("hanamikoji", seed=None, extra=("--load", first.save))
+    assert {k: v.split("#")[1] for k, v in again.links.items()} == \
+        {k: v.split("#")[1] for k, v in first.links.items()}, "the links' secrets changed"
+    page = new_page(browser)
+    try:
+        page.goto(again.links["P0"])
+        wait_for_table(page)
+        wait_for_moves_exactly(page, 3)
+        assert page.locator("#log").inner_text() == before[0]
+    finally:
+        page.context.close()
