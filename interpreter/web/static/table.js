@@ -355,8 +355,9 @@ function drawChoosing() {
   }
   if (next.size) {
     const titles = [...new Set([...next.values()].map((w) => w.title))];
+    const buttons = $("choices").children.length;
     $("choices").prepend(el("div", {class: "asked"}, "Choose " + titles.join(" or ")
-      + (onBoard.size ? " (on the board, or below)" : "")));
+      + (onBoard.size && buttons ? " (on the board, or below)" : onBoard.size ? " on the board" : "")));
   }
   // the options the choices so far complete
   for (const [option, at] of possibles) {
