@@ -254,8 +254,18 @@ def cmd_play(args) -> int:
     if args.game is None:
         raise CommandError("play needs a game, or --load FILE to resume a saved one",
                            hint="rulebook play GAME --players N, or rulebook play --load SAVE")
+    game, players, ai, seed = new_game_of(args)
+    repl = Repl(game, players=players, seed=seed, rulebook=args.game, ai=ai, library=args.library,
+                console=Console(), input_fn=terminal_input())
+    return repl.run()
+
+
+def new_game_of(args) -> tuple:
+    """(game, players, AI seats, seed) of a new game, as `play` and `serve`
+    are asked for one: every argument checked first."""
     game = load_game(args.game, options_of(args), args.library)
     players = player_count(game, args)
+    check_player_count(game, players)
     ai = dict(args.ai or [])
     for seat, kind in ai.items():
         problem = ai_problem(seat, kind, players)
@@ -264,14 +274,13 @@ def cmd_play(args) -> int:
     if args.seed is not None and not SEEDS[0] <= args.seed < SEEDS[1]:
         raise CommandError(f"--seed must be from {SEEDS[0]} to {SEEDS[1] - 1}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    repl = Repl(game, players=players, seed=seed, rulebook=args.game, ai=ai, library=args.library,
-                console=Console(), input_fn=terminal_input())
-    return repl.run()
+    return game, players, ai, seed
 
 
-def resume(args) -> int:
-    """`rulebook play [GAME] --load FILE`: the saved game, from where it was,
-    with its rulebook, options, players, seed and AI seats."""
+def saved_game_of(args) -> tuple:
+    """(the rulebook's name, game, states, actions, the save's data) of the
+    game saved in `--load`, with its rulebook, options, players, seed and AI
+    seats, as `play` and `serve` resume one."""
     for flag, given in (("--players", args.players), ("--seed", args.seed), ("--ai", args.ai)):
         if given is not None:
             raise CommandError(f"{flag} is taken from the save with --load")
@@ -288,6 +297,13 @@ def resume(args) -> int:
                         f"{err.message}",
                         hint=err.hint) from None
     states, actions, data = read_save(game, args.load)
+    return target, game, states, actions, data
+
+
+def resume(args) -> int:
+    """`rulebook play [GAME] --load FILE`: the saved game, from where it was,
+    with its rulebook, options, players, seed and AI seats."""
+    target, game, states, actions, data = saved_game_of(args)
     repl = Repl(game, players=data["players"], seed=data["seed"], rulebook=target,
                 library=args.library,
                 console=Console(), input_fn=terminal_input())
@@ -547,15 +563,7 @@ def cmd_serve(args) -> int:
                            code="serve/web-missing",
                            hint="pip install 'rulebook[web]'") from None
     if args.load is not None:
-        for flag, given in (("--players", args.players), ("--seed", args.seed),
-                            ("--ai", args.ai)):
-            if given is not None:
-                raise CommandError(f"{flag} is taken from the save with --load")
-        header = save_header(args.load)
-        target = args.game or header["rulebook"]
-        game = load_game(args.game or saved_rulebook(header, args.load),
-                         options_of(args) or header["options"], args.library)
-        states, actions, data = read_save(game, args.load)
+        target, game, states, actions, data = saved_game_of(args)
         players, seed, ai, save = data["players"], data["seed"], data["ai"], args.save or args.load
         tokens = read_tokens(tokens_path(args.load), players)
     else:
@@ -563,17 +571,7 @@ def cmd_serve(args) -> int:
             raise CommandError("serve needs a game, or --load FILE to resume a saved one",
                                hint="rulebook serve GAME --players N")
         target = args.game
-        game = load_game(args.game, options_of(args), args.library)
-        players = player_count(game, args)
-        check_player_count(game, players)
-        ai = dict(args.ai or [])
-        for seat, kind in ai.items():
-            problem = ai_problem(seat, kind, players)
-            if problem is not None:
-                raise CommandError(f"--ai {problem}")
-        if args.seed is not None and not SEEDS[0] <= args.seed < SEEDS[1]:
-            raise CommandError(f"--seed must be from {SEEDS[0]} to {SEEDS[1] - 1}")
-        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+        game, players, ai, seed = new_game_of(args)
         states = actions = tokens = None
         save = args.save or f"{os.path.splitext(os.path.basename(target))[0]}-table.json"
     if not 0 <= args.port < 65536:
