@@ -43,7 +43,7 @@ MODULES = {"errors", "printable"}         # layers that are one module each, not
 SCREEN = {"rich", "prompt_toolkit"}       # only in the folder that draws
 CORE = {"lark", "jsonschema", "yaml"} | SCREEN
 EXTRAS = {"ray", "pettingzoo", "open_spiel", "pyspiel", "gymnasium", "numpy", "matplotlib",
-          "pygls", "lsprotocol", "starlette", "uvicorn", "websockets", "httpx", "playwright"}
+          "pygls", "lsprotocol", "starlette", "uvicorn", "websockets", "httpx", "httpx2", "playwright"}
 
 
 def layer_of(folder: str) -> int:
