@@ -239,7 +239,7 @@ class Table:
                                                       for x, y in options.legal_cells(texts))),
             "options": options.pointing(texts, self.forms,
                                         (view.get("pending") or {}).get("label", "")),
-            "previews": {t: svg.draw_piece(p["drawing"]) for t, p in pieces.items()},
+            "previews": _previews(pieces),
             "log": [{"player": a.player, "text": line} for a, line in zip(actions[:k], log)],
             "events": [e.get("text", "") for e in view.get("events") or ()],
             "scores": _scores(view),
@@ -251,6 +251,18 @@ class Table:
                                                                   - asked.agreed)},
             "ai": sorted(self.ai),
         }
+
+
+def _previews(pieces: dict) -> dict:
+    """Each piece that a legal action turns, drawn as it will lie for each
+    of its turns: {piece: {turns: svg}}, drawn once however many actions
+    turn it so (`options.previews`)."""
+    out: dict = {}
+    for found in pieces.values():
+        turned = out.setdefault(found["piece"], {})
+        if str(found["turns"]) not in turned:
+            turned[str(found["turns"])] = svg.draw_piece(found["drawing"])
+    return out
 
 
 def _header(view: dict) -> dict:

@@ -368,11 +368,18 @@ function drawChoosing() {
   }
 }
 
+// the piece an option turns, drawn as it will lie with `value` turns: a piece
+// named by an earlier step that the server sent turned drawings of
 function previewFor(possibles, value) {
   for (const [option, at] of possibles) {
     const step = option.steps[at.i];
-    if (step && !step.many && step.tokens[0] === value && table.previews[option.text])
-      return table.previews[option.text];
+    if (!step || step.many || step.tokens[0] !== value) continue;
+    for (const earlier of option.steps.slice(0, at.i)) {
+      for (const t of earlier.tokens) {
+        const turned = table.previews[t];
+        if (turned && turned[value]) return turned[value];
+      }
+    }
   }
   return null;
 }
