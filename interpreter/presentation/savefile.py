@@ -52,15 +52,20 @@ def save_data(game, rulebook: str, players: int, seed: int, ai: dict, actions, s
 
 
 def write_save(path: str, data: dict) -> None:
-    """Writes a save (`save_data`) to `path`: the text made before the file
-    is opened, never to a device or a pipe; save/io when it cannot be."""
+    """Writes a save (`save_data`) to `path`: the text made before any file
+    is opened, written whole beside it and then put in its place, never to
+    a device or a pipe; save/io when it cannot be."""
     text = json.dumps(data, indent=2)
     try:
         # a device or a pipe keeps nothing (and a pipe would wait for a reader)
         if os.path.exists(path) and not os.path.isfile(path):
             raise OSError("it is not a file")
-        with open(path, "w", encoding="utf-8") as file:
+        # written beside it, then put in its place at once: a save cut short
+        # (the machine stopped mid-write) leaves the one before it whole
+        partial = f"{path}.partial"
+        with open(partial, "w", encoding="utf-8") as file:
             file.write(text)
+        os.replace(partial, path)
     except (OSError, ValueError) as exc:      # ValueError: a NUL in the name
         reason = getattr(exc, "strerror", None) or str(exc)
         raise SaveError(f"cannot write '{shown(path, 200)}': {reason}",

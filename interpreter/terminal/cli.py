@@ -574,6 +574,12 @@ def cmd_serve(args) -> int:
         game, players, ai, seed = new_game_of(args)
         states = actions = tokens = None
         save = args.save or f"{os.path.splitext(os.path.basename(target))[0]}-table.json"
+        if args.save is None and os.path.exists(save):
+            raise CommandError(f"'{shown(save, 200)}' holds a game already: serve would write "
+                               f"over it", code="serve/exists",
+                               hint=f"resume it: rulebook serve --load {shlex.quote(save)}; or "
+                                    f"start another: rulebook serve {shlex.quote(target)} "
+                                    f"--save FILE")
     if not 0 <= args.port < 65536:
         raise CommandError(f"--port must be from 0 to 65535, not {args.port}")
     try:

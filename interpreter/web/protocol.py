@@ -36,13 +36,23 @@ FIELDS = {"hello": {"token": str}, "act": {"action": str}, "undo": {},
 
 
 class ProtocolError(Exception):
-    def __init__(self, code: str, message: str):
+    """A message no browser of this table sends: `code` says what is wrong."""
+
+    def __init__(self, message: str, code: str):
         super().__init__(message)
         self.code, self.message = code, message
 
 
 def _refuse_constant(name: str):
     raise ValueError(f"{name} is not a JSON number")
+
+
+def _too_long() -> ProtocolError:
+    return ProtocolError(f"a message is at most {MAX_BYTES} bytes", code="web/too-long")
+
+
+def _bad(message: str) -> ProtocolError:
+    return ProtocolError(message, code="web/bad-message")
 
 
 def _of_kind(value, kind) -> bool:
@@ -57,37 +67,34 @@ def read(raw) -> dict:
     ProtocolError for anything that is not one of FIELDS' messages."""
     if isinstance(raw, (bytes, bytearray)):
         if len(raw) > MAX_BYTES:
-            raise ProtocolError("web/too-long", f"a message is at most {MAX_BYTES} bytes")
+            raise _too_long()
         try:
             raw = bytes(raw).decode("utf-8")
         except UnicodeDecodeError:
-            raise ProtocolError("web/not-json", "a message is JSON text in UTF-8") from None
+            raise ProtocolError("a message is JSON text in UTF-8", code="web/not-json") from None
     if type(raw) is not str:
-        raise ProtocolError("web/not-json", "a message is JSON text")
+        raise ProtocolError("a message is JSON text", code="web/not-json")
     if len(raw.encode("utf-8", "replace")) > MAX_BYTES:
-        raise ProtocolError("web/too-long", f"a message is at most {MAX_BYTES} bytes")
+        raise _too_long()
     try:
         data = json.loads(raw, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):
-        raise ProtocolError("web/not-json", "a message is one JSON object") from None
+        raise ProtocolError("a message is one JSON object", code="web/not-json") from None
     if type(data) is not dict or type(data.get("type")) is not str or data["type"] not in FIELDS:
-        raise ProtocolError("web/bad-message",
-                            "a message is an object whose type is one of " + ", ".join(FIELDS))
-    wanted = FIELDS[data["type"]]
+        raise _bad("a message is an object whose type is one of " + ", ".join(FIELDS))
+    kind_of = data["type"]
+    wanted = FIELDS[kind_of]
     if set(data) != {"type", *wanted}:
-        raise ProtocolError("web/bad-message",
-                            f"a '{data['type']}' message has the fields "
-                            + (", ".join(wanted) if wanted else "type alone"))
+        raise _bad(f"a '{kind_of}' message has the fields "
+                   + (", ".join(wanted) if wanted else "type alone"))
     for name, kind in wanted.items():
         value = data[name]
         if not _of_kind(value, kind):
-            raise ProtocolError("web/bad-message", f"'{name}' of a '{data['type']}' message "
-                                                   f"is not of its kind")
+            raise _bad(f"'{name}' of a '{kind_of}' message is not of its kind")
         if isinstance(value, str) and (len(value) > MAX_TEXT or not value.isprintable()):
-            raise ProtocolError("web/bad-message", f"'{name}' is at most {MAX_TEXT} printable "
-                                                   f"characters")
+            raise _bad(f"'{name}' is at most {MAX_TEXT} printable characters")
         if type(value) is int and not 0 <= value <= 10**7:
-            raise ProtocolError("web/bad-message", f"'{name}' is a step of the game")
+            raise _bad(f"'{name}' is a step of the game")
     return data
 
 

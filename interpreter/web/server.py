@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import protocol
+from ..errors import RulebookError
 from .table import Refused, Table
 
 STATIC = Path(__file__).with_name("static")
@@ -39,6 +40,9 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 CLOSE_POLICY = 1008       # WebSocket close code: policy violation
+HELLO_TIMEOUT = 10        # seconds a socket has to say whose seat it is
+SEND_TIMEOUT = 20         # seconds a browser has to take a message before it is dropped
+MAX_SOCKETS = 64          # sockets at one table at once
 
 
 class Headers:
@@ -71,47 +75,90 @@ class Hub:
         self.replays: dict = {}          # WebSocket -> the step it looks at, for a finished game
         self.moving = asyncio.Lock()
 
+    async def message(self, seat, step) -> str:
+        """A seat's message as JSON, or a refusal naming why it cannot be
+        made (the rules failing in a view's formula)."""
+        try:
+            return json.dumps(await asyncio.to_thread(self.table.message_for, seat, step))
+        except RulebookError as err:
+            return json.dumps({"type": "refused", "code": err.code,
+                               "text": self.table.explained(err)})
+
     async def send_all(self) -> None:
         messages: dict = {}
         for ws, seat in list(self.sockets.items()):
-            step = self.replays.get(ws)
-            key = (seat, step)
+            key = (seat, self.replays.get(ws))
             if key not in messages:
-                messages[key] = json.dumps(await asyncio.to_thread(
-                    self.table.message_for, seat, step))
-            await _send(ws, messages[key])
+                messages[key] = await self.message(*key)
+            await self.send(ws, messages[key])
 
     async def send_one(self, socket) -> None:
-        seat, step = self.sockets[socket], self.replays.get(socket)
-        await _send(socket, json.dumps(await asyncio.to_thread(self.table.message_for, seat, step)))
+        await self.send(socket, await self.message(self.sockets[socket],
+                                                   self.replays.get(socket)))
+
+    async def send(self, socket, text: str) -> None:
+        """`text` to `socket`; a socket that does not take it within
+        SEND_TIMEOUT (a browser that stopped reading) is closed, so that it
+        holds up nobody else."""
+        from starlette.websockets import WebSocketDisconnect
+        try:
+            await asyncio.wait_for(socket.send_text(text), SEND_TIMEOUT)
+        except asyncio.TimeoutError:
+            self.sockets.pop(socket, None)
+            try:
+                await socket.close(code=CLOSE_POLICY)
+            except (RuntimeError, WebSocketDisconnect, OSError):
+                pass
+        except (RuntimeError, WebSocketDisconnect, OSError):
+            pass            # a socket closing as it is sent to: it is dropped when it reads
+
+    async def error(self, socket, code: str, text: str) -> None:
+        await self.send(socket, json.dumps({"type": "refused", "code": code, "text": text}))
+
+    async def ai_moves(self) -> None:
+        """The AI seats' moves, each told to the table as it is made."""
+        while self.table.ai_to_move() is not None:
+            await asyncio.to_thread(self.table.play_ai_move)
+            await self.send_all()
 
 
-async def _send(socket, text: str) -> None:
-    from starlette.websockets import WebSocketDisconnect
-    try:
-        await socket.send_text(text)
-    except (RuntimeError, WebSocketDisconnect, OSError):
-        pass            # a socket closing as it is sent to: it is dropped when it reads
-
-
-async def _error(socket, code: str, text: str) -> None:
-    await _send(socket, json.dumps({"type": "refused", "code": code, "text": text}))
-
-
-def same_origin(socket) -> bool:
+def same_origin(socket, hosts: Optional[set] = None) -> bool:
     """Whether the socket's page came from this server: a browser always
     says where the page that opens a socket came from (`Origin`), and a page
     of another site may not sit at the table (a program without a browser
-    sends none, and needs a token all the same)."""
+    sends none, and needs a token all the same). With `hosts`, the host the
+    browser asked for must be one of them, so a page of another site whose
+    name was pointed at this machine is refused too."""
+    host = socket.headers.get("host", "")
+    if hosts is not None and _hostname(host) not in hosts:
+        return False
     origin = socket.headers.get("origin")
     if origin is None:
         return True
-    host = socket.headers.get("host", "")
     return origin in (f"http://{host}", f"https://{host}")
 
 
-def make_app(table: Table):
-    """The Starlette application serving `table`."""
+def _hostname(host: str) -> str:
+    """The name of a Host header without its port: 'localhost:8000' →
+    'localhost', '[::1]:80' → '::1'."""
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def hosts_of(host: str) -> Optional[set]:
+    """The names a browser may use for a server listening on `host`: the
+    address itself, and localhost's names for a loopback address; None
+    (any) for an address of every interface."""
+    if host in ("0.0.0.0", "::", ""):
+        return None
+    loopback = host.startswith("127.") or host in ("::1", "localhost")
+    return {host} | ({"localhost", "127.0.0.1", "::1"} if loopback else set())
+
+
+def make_app(table: Table, hosts: Optional[set] = None):
+    """The Starlette application serving `table`; `hosts`, the names a
+    browser may call it by (`hosts_of`; None: any)."""
     from starlette.applications import Starlette
     from starlette.responses import FileResponse, Response
     from starlette.routing import Mount, Route, WebSocketRoute
@@ -126,7 +173,7 @@ def make_app(table: Table):
         return Response(table.rules or "", media_type="text/markdown; charset=utf-8")
 
     async def socket_endpoint(socket):
-        if not same_origin(socket):
+        if not same_origin(socket, hosts) or len(hub.sockets) >= MAX_SOCKETS:
             await socket.close(code=CLOSE_POLICY)
             return
         await socket.accept()
@@ -135,27 +182,37 @@ def make_app(table: Table):
         seated = False
         try:
             while True:
-                raw = await socket.receive()
+                try:
+                    raw = await (socket.receive() if seated else
+                                 asyncio.wait_for(socket.receive(), HELLO_TIMEOUT))
+                except asyncio.TimeoutError:
+                    await hub.error(socket, code="web/no-seat",
+                                    text="no seat was asked for in time")
+                    await socket.close(code=CLOSE_POLICY)
+                    return
                 if raw["type"] == "websocket.disconnect":
                     break
                 if not limit.allow():
-                    await _error(socket, "web/too-fast", "too many messages: wait a moment")
+                    await hub.error(socket, code="web/too-fast",
+                                    text="too many messages: wait a moment")
                     continue
                 try:
                     message = protocol.read(raw.get("text") if raw.get("text") is not None
                                             else raw.get("bytes"))
                 except protocol.ProtocolError as err:
-                    await _error(socket, err.code, err.message)
+                    await hub.error(socket, err.code, err.message)
                     continue
                 kind = message["type"]
                 if not seated:
                     if kind != "hello":
-                        await _error(socket, "web/no-seat", "say hello with your link's token first")
+                        await hub.error(socket, code="web/no-seat",
+                                        text="say hello with your link's token first")
                         continue
                     found, seat = table.seat_of(message["token"])
                     if not found:
-                        await _error(socket, "web/unknown-token",
-                                     "this link sits nobody at this table: ask for your seat's link")
+                        await hub.error(socket, code="web/unknown-token",
+                                        text="this link sits nobody at this table: ask for "
+                                             "your seat's link")
                         await socket.close(code=CLOSE_POLICY)
                         return
                     seated = True
@@ -163,24 +220,28 @@ def make_app(table: Table):
                     await hub.send_one(socket)
                     continue
                 if kind == "hello":
-                    await _error(socket, "web/seated", "this page already sits at the table")
+                    await hub.error(socket, code="web/seated",
+                                    text="this page already sits at the table")
                     continue
                 if kind == "replay":
                     hub.replays[socket] = message["step"]
                     await hub.send_one(socket)
                     continue
-                try:
-                    async with hub.moving:
+                async with hub.moving:
+                    try:
                         if kind == "act":
                             await asyncio.to_thread(table.act, seat, message["action"])
                         elif kind == "undo":
                             await asyncio.to_thread(table.undo, seat)
                         elif kind == "agree":
                             await asyncio.to_thread(table.agree, seat, message["yes"])
-                except Refused as err:
-                    await _error(socket, err.code, err.text)
-                    continue
-                await hub.send_all()
+                    except Refused as err:
+                        await hub.error(socket, err.code, err.text)
+                        continue
+                    except RulebookError as err:      # the move stands; its save failed
+                        await hub.error(socket, err.code, err.message)
+                    await hub.send_all()
+                    await hub.ai_moves()
         except WebSocketDisconnect:
             pass
         finally:
@@ -221,11 +282,15 @@ def serve(table: Table, sock: socket.socket, announce=print) -> None:
     table.play_ai()
     table.save()
     host, port = sock.getsockname()[:2]
-    base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
+    # every interface: the links name this machine as others on the network reach it
+    shown = socket.gethostname() if hosts_of(host) is None else host
+    base = f"http://{f'[{shown}]' if ':' in shown else shown}:{port}"
     for who, link in table.links(base):
         announce(f"{who}: {link}")
+    if table.trouble:
+        announce(table.trouble)
     announce("Each seat opens its own link; the game is saved after every move"
              + (f" to {table.save_path}." if table.save_path else "."))
-    config = uvicorn.Config(make_app(table), log_level="warning", lifespan="off",
-                            ws_max_size=protocol.MAX_BYTES)
+    config = uvicorn.Config(make_app(table, hosts_of(host)), log_level="warning",
+                            lifespan="off", ws_max_size=protocol.MAX_BYTES)
     uvicorn.Server(config).run(sockets=[sock])

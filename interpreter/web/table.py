@@ -43,7 +43,7 @@ class Refused(Exception):
     legal, a seat that may not act, an undo nobody asked for. `code` is a
     stable error code, `text` the explanation as the REPL gives it."""
 
-    def __init__(self, code: str, text: str):
+    def __init__(self, text: str, code: str):
         super().__init__(text)
         self.code, self.text = code, text
 
@@ -75,6 +75,8 @@ class Table:
                                     for p in range(players)},
                                  "spectator": secrets.token_urlsafe(TOKEN_BYTES)}
         self.undo_asked: Optional[Undo] = None
+        self.trouble: Optional[str] = None     # the rules failing on an AI seat's move, told to all
+        self.version = 0                       # how often the table changed: a message's age
         self.lock = threading.RLock()
 
     # -- who is who ---------------------------------------------------------------
@@ -101,34 +103,32 @@ class Table:
         return found, seat
 
     def links(self, base: str) -> list:
-        """(who, link) for each seat and the spectators: the page with the
-        seat's token after '#', which a browser never sends to a server."""
-        out = [(f"P{p}" + (f" ({self.ai[p]} AI)" if p in self.ai else ""),
-                f"{base}/#{self.tokens[str(p)]}") for p in range(self.players)]
+        """(who, link) for each human seat and the spectators: the page with
+        the seat's token after '#', which a browser never sends to a server.
+        An AI seat has no link: nobody sits there."""
+        out = [(f"P{p}", f"{base}/#{self.tokens[str(p)]}") for p in self.humans]
         return out + [("spectators", f"{base}/#{self.tokens['spectator']}")]
 
     # -- moves ---------------------------------------------------------------------
     def act(self, seat: Optional[int], text) -> None:
-        """The move typed or pointed at by `seat`, applied, then the AI
-        seats' moves, and the game saved; Refused, with the REPL's
-        explanation, for a move that cannot be taken (the game unchanged)."""
+        """The move typed or pointed at by `seat`, applied and the game
+        saved; Refused, with the REPL's explanation, for a move that cannot
+        be taken (the game unchanged). The AI seats move after it
+        (`play_ai`), once the table has been told of it."""
         if seat is None:
-            raise Refused("action/not-your-turn", "a spectator watches: it takes no action")
+            raise Refused(code="action/not-your-turn", text="a spectator watches: it takes no action")
+        if seat in self.ai:
+            raise Refused(code="action/not-your-turn", text=f"P{seat} is played by the computer")
         if type(text) is not str:
-            raise Refused("action/unknown", "a move is the text of a legal action")
+            raise Refused(code="action/unknown", text="a move is the text of a legal action")
         with self.lock:
             try:
                 action = self.game.parse_action(self.state, seat, text)
                 after = self.game.apply(self.state, action)
             except RulebookError as err:        # a move refused, or the rules failing on it
-                raise Refused(err.code, self.explained(err)) from None
+                raise Refused(code=err.code, text=self.explained(err)) from None
             self._advance(action, after)
-            try:
-                self.play_ai()
-            except RulebookError as err:        # the rules failed on an AI seat's move
-                raise Refused(err.code, self.explained(err)) from None
-            finally:
-                self.save()
+            self.save()
 
     def explained(self, err: RulebookError) -> str:
         """The error as the REPL explains it (the rule's line, a caret, the
@@ -142,21 +142,39 @@ class Table:
         self.states.append(after)
         self.actions.append(action)
         self.undo_asked = None
+        self.version += 1
 
-    def play_ai(self, limit: int = 100000) -> None:
-        """The AI seats' moves, for as long as only AI seats are to move."""
+    def ai_to_move(self) -> Optional[int]:
+        """The AI seat to move now, or None (a human's turn, or the end)."""
         with self.lock:
-            for _ in range(limit):
-                if self.game.outcome(self.state) is not None:
-                    return
-                movers = self.game.to_move(self.state)
-                bots = [p for p in movers if p in self.bots]
-                if not bots:
-                    return
-                player = bots[0]
+            if self.trouble is not None or self.game.outcome(self.state) is not None:
+                return None
+            return next((p for p in self.game.to_move(self.state) if p in self.bots), None)
+
+    def play_ai_move(self) -> bool:
+        """One move of the AI seat to move, saved; False when no AI seat is
+        to move. The rules failing on it (rule/loop, rule/runtime) stop the
+        AI seats: the table is told why (`trouble`), and keeps its game."""
+        with self.lock:
+            player = self.ai_to_move()
+            if player is None:
+                return False
+            try:
                 action = self.bots[player].act(self.game, self.game.view(self.state, player),
                                                self.game.legal_actions(self.state, player))
                 self._advance(action, self.game.apply(self.state, action))
+            except RulebookError as err:
+                self.trouble = f"P{player}'s move failed: " + self.explained(err)
+                self.version += 1
+                return False
+            self.save()
+            return True
+
+    def play_ai(self, limit: int = 100000) -> None:
+        """The AI seats' moves, for as long as only AI seats are to move."""
+        for _ in range(limit):
+            if not self.play_ai_move():
+                return
 
     # -- undo by agreement -------------------------------------------------------------
     def undo(self, seat: Optional[int]) -> None:
@@ -164,21 +182,26 @@ class Table:
         done at once when no other human sits at the table, else once every
         other human seat agrees (`agree`)."""
         if seat is None:
-            raise Refused("undo/not-a-seat", "a spectator cannot undo")
+            raise Refused(code="undo/not-a-seat", text="a spectator cannot undo")
         with self.lock:
+            if self.game.outcome(self.state) is not None:
+                raise Refused(code="undo/game-over", text="the game is over: it is replayed, "
+                                                         "not taken back")
             last = max((k for k, a in enumerate(self.actions) if a.player == seat), default=None)
             if last is None:
-                raise Refused("undo/nothing", f"P{seat} has made no move to take back")
+                raise Refused(code="undo/nothing", text=f"P{seat} has made no move to take back")
             self.undo_asked = Undo(seat, last)
+            self.version += 1
             self._undo_if_agreed()
 
     def agree(self, seat: Optional[int], yes) -> None:
         """`seat` agrees to (yes) or refuses (no) the undo asked for."""
         if seat is None or type(yes) is not bool:
-            raise Refused("undo/not-a-seat", "only a seat answers an undo, with yes or no")
+            raise Refused(code="undo/not-a-seat", text="only a seat answers an undo, with yes or no")
         with self.lock:
             if self.undo_asked is None:
-                raise Refused("undo/nothing", "nobody asked to undo")
+                raise Refused(code="undo/nothing", text="nobody asked to undo")
+            self.version += 1
             if not yes:
                 self.undo_asked = None
                 return
@@ -192,7 +215,8 @@ class Table:
         del self.states[asked.to + 1:]
         del self.actions[asked.to:]
         self.undo_asked = None
-        self.play_ai()          # an AI seat to move with the seat taken back moves again
+        self.trouble = None
+        self.version += 1
         self.save()
 
     # -- saving --------------------------------------------------------------------
@@ -211,9 +235,11 @@ class Table:
         """What `seat` (None: a spectator) is shown of the game now, or at
         `step` (a replay of a finished game): built from that seat's views
         and its log with hindsight alone."""
-        with self.lock:
-            states, actions = list(self.states), list(self.actions)
-            asked = self.undo_asked
+        with self.lock:      # one thread at a time runs the engine
+            return self._message_for(seat, step)
+
+    def _message_for(self, seat: Optional[int], step: Optional[int]) -> dict:
+        states, actions, asked = self.states, self.actions, self.undo_asked
         game = self.game
         final = game.outcome(states[-1])
         over = final is not None
@@ -227,6 +253,7 @@ class Table:
         log = game.log(states[:k + 1], actions[:k], seat, changes=True)
         return {
             "type": "table",
+            "version": self.version,
             "seat": seat,
             "game": view.get("game"),
             "players": view.get("players"),
@@ -250,6 +277,7 @@ class Table:
                                                 "waiting": sorted(set(self.humans) - {asked.by}
                                                                   - asked.agreed)},
             "ai": sorted(self.ai),
+            "trouble": self.trouble,
         }
 
 
@@ -301,9 +329,12 @@ def tokens_path(save_path: str) -> str:
 
 
 def write_tokens(path: str, tokens: dict) -> None:
-    """The seats' secrets, in a file only its owner may read."""
+    """The seats' secrets, in a file only its owner may read (never through
+    a link planted in its place)."""
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0),
+                     0o600)
+        os.fchmod(fd, 0o600)            # a file there before may have let others read it
         with os.fdopen(fd, "w", encoding="utf-8") as file:
             json.dump(tokens, file)
     except OSError as exc:

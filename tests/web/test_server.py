@@ -221,6 +221,11 @@ def test_ai_seats_play_on_the_server(hanamikoji, tmp_path):
     while hanamikoji.outcome(table.state) is None:
         assert 0 in hanamikoji.to_move(table.state)
         table.act(0, str(hanamikoji.legal_actions(table.state, 0)[0]))
+        table.play_ai()                     # as the server has them, once the move is told
+    assert dict(table.links("http://h")).keys() == {"P0", "spectators"}   # nobody sits at P1
+    with pytest.raises(Refused) as refused:
+        table.act(1, "anything")
+    assert refused.value.code == "action/not-your-turn"
     message = table.message_for(0)
     assert message["outcome"]["winners"] and message["steps"] == len(table.actions)
     # a finished game replays, step by step, as the seat saw it then
@@ -233,6 +238,9 @@ def test_ai_seats_play_on_the_server(hanamikoji, tmp_path):
     table2.act(0, str(hanamikoji.legal_actions(table2.state, 0)[0]))
     table2.undo(0)
     assert len(table2.actions) == first
+    with pytest.raises(Refused) as over:
+        table.undo(0)                       # a finished game is replayed, not taken back
+    assert over.value.code == "undo/game-over"
 
 
 def test_the_game_is_saved_after_every_move_and_resumes(table):
@@ -311,3 +319,18 @@ def test_rules_that_fail_on_a_move_are_told_and_the_game_kept(tmp_path):
         socket.send_text(json.dumps({"type": "undo"}))
         assert json.loads(socket.receive_text())["code"] == "undo/nothing"
         ws.__exit__(None, None, None)
+
+
+def test_rules_that_fail_on_an_ai_seats_move_are_told_to_the_table():
+    """The AI seat's move that the rules cannot finish is not made: the
+    table says why to every seat, keeps its game, and the AI seats stop."""
+    from pathlib import Path
+    hostile = Path(__file__).resolve().parents[1] / "hostile" / "play" / "repeat-until-never.rules"
+    game = load_rulebook(str(hostile))
+    table = Table(game, rulebook=str(hostile), players=2, seed=1, ai={0: "random"})
+    table.play_ai()
+    assert table.actions == [] and "rule/loop" in table.trouble
+    assert table.trouble.startswith("P0's move failed: repeat-until-never.rules:")
+    for seat in (1, None):
+        assert table.message_for(seat)["trouble"] == table.trouble
+    assert table.ai_to_move() is None

@@ -12,7 +12,10 @@ let table = null;          // the last message of type "table"
 let picks = [];            // the tokens pointed at so far
 let named = null;          // the action name chosen, when several are possible
 let retry = 500;
-const COMPONENTS_OPEN = 12;   // a table of the pieces' values of at most so many rows is open
+let latest = -1;           // the version of the newest table message: an older one is dropped
+let optionsKey = "";       // the options pointed at: the picks start again when they change
+const COMPONENTS_OPEN = 12;
+const REPLAY_MS = 150;   // a table of the pieces' values of at most so many rows is open
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,7 +31,8 @@ function el(tag, attrs, ...children) {
 }
 
 function seatName(seat) {
-  return seat === null || seat === undefined ? "spectator" : "P" + seat;
+  if (seat === null || seat === undefined) return "spectator";
+  return seat < 0 ? "chance" : "P" + seat;
 }
 
 // -- the socket --------------------------------------------------------------
@@ -37,6 +41,7 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws`);
   socket.addEventListener("open", () => {
     retry = 500;
+    latest = -1;            // a server started again counts its versions anew
     $("connection").textContent = "connected";
     $("connection").className = "connection up";
     send({type: "hello", token: token});
@@ -76,9 +81,15 @@ function refused(message) {
 
 // -- what the seat is shown ----------------------------------------------------------
 function show(message) {
-  const fresh = !table || table.steps !== message.steps || table.step !== message.step;
+  if (message.version < latest) return;           // sent before one already shown
+  latest = message.version;
+  const key = message.options.map((o) => o.text).join("\n");
+  const fresh = !table || key !== optionsKey || table.step !== message.step;
+  optionsKey = key;
   table = message;
   if (fresh) { picks = []; named = null; $("message").hidden = true; }
+  $("trouble").hidden = !message.trouble;
+  $("trouble").textContent = message.trouble || "";
   document.title = `${message.game} — ${seatName(message.seat)}`;
   $("title").textContent = message.game;
   $("seat").textContent = message.seat === null ? "watching" : `you are ${seatName(message.seat)}`;
@@ -288,6 +299,16 @@ function nextTokens(possibles) {
   return next;
 }
 
+// the token a drawn element may be pointed at for now, or null: its own
+// (a piece, a cell, a hex), or the piece lying on it (a cell's data-piece)
+function tokenOf(node, next) {
+  for (const attr of ["data-token", "data-piece"]) {
+    const t = node.getAttribute(attr);
+    if (t !== null && next.has(t) && pointable(node, next.get(t))) return t;
+  }
+  return null;
+}
+
 // whether a drawn element may be pointed at for a token's step
 function pointable(node, where) {
   if (where.buttons) return false;
@@ -313,8 +334,8 @@ function drawChoosing() {
   const next = nextTokens(possibles);
   const onBoard = new Set();
   for (const node of board.querySelectorAll("[data-token]")) {
-    const t = node.getAttribute("data-token");
-    if (next.has(t) && pointable(node, next.get(t))) { node.classList.add("legal"); onBoard.add(t); }
+    const t = tokenOf(node, next);
+    if (t !== null) { node.classList.add("legal"); onBoard.add(t); }
   }
   const counts = new Map();
   for (const t of picks) counts.set(t, (counts.get(t) || 0) + 1);
@@ -387,17 +408,30 @@ function previewFor(possibles, value) {
 // -- wiring -------------------------------------------------------------------------
 document.addEventListener("DOMContentLoaded", () => {
   $("board").addEventListener("click", (event) => {
-    const node = event.target.closest("[data-token]");
-    if (node && node.classList.contains("legal")) pick(node.getAttribute("data-token"));
+    const node = event.target.closest("[data-token].legal");
+    if (!node || !table) return;
+    const t = tokenOf(node, nextTokens(possible()));
+    if (t !== null) pick(t);
   });
   $("typed").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("typed-text").value.trim();
     if (text) act(text);
   });
-  $("replay-step").addEventListener("input", (event) => {
-    const step = Number(event.target.value);
+  // the slider asks for a step at most every REPLAY_MS while it moves, and
+  // always for the one it stops at
+  let replayTimer = null;
+  const replayTo = () => {
+    replayTimer = null;
+    const step = Number($("replay-step").value);
     send({type: "replay", step: step === table.steps ? null : step});
+  };
+  $("replay-step").addEventListener("input", () => {
+    if (replayTimer === null) replayTimer = setTimeout(replayTo, REPLAY_MS);
+  });
+  $("replay-step").addEventListener("change", () => {
+    if (replayTimer !== null) clearTimeout(replayTimer);
+    replayTo();
   });
   fetch("/rules").then((r) => r.text()).then((text) => {
     $("rules").textContent = text || "This rulebook has no player rules beside it.";
