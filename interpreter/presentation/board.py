@@ -65,6 +65,13 @@ def zone_key(zone: dict) -> str:
     return name
 
 
+def grid_key(board: dict) -> str:
+    """A declared grid's section key: `grid:NAME`, `grid:NAME:P` for a
+    player's grid."""
+    player = board.get("player")
+    return f"grid:{board.get('name')}" + (f":{player}" if player is not None else "")
+
+
 @dataclass(frozen=True)
 class Section:
     """One part of a table: `kind` is `layout`, `grid` (a declared grid),
@@ -97,7 +104,7 @@ def sections(view: dict) -> list:
     for board in view.get("grids") or ():
         player = board.get("player")
         title = printable(str(board.get("name", "")), lines=False)
-        key = f"grid:{board.get('name')}" + (f":{player}" if player is not None else "")
+        key = grid_key(board)
         out.append(Section("grid", title + (f" of P{player}" if player is not None else ""),
                            grid=board, owner=player, key=key))
     boarded = drawn_on_boards(view)

@@ -15,12 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Optional
 
-from .board import zone_key
-
-
-def _grid_key(board: dict) -> str:
-    player = board.get("player")
-    return f"grid:{board.get('name')}" + (f":{player}" if player is not None else "")
+from .board import grid_key, zone_key
 
 
 def changed(before: Optional[dict], after: dict) -> set:
@@ -52,9 +47,9 @@ def changed(before: Optional[dict], after: dict) -> set:
         came = Counter(c for c in zone["cards"] if c is not None) - \
             Counter(c for c in was["cards"] if c is not None)
         marks.update((key, piece) for piece in came)
-    grids = {_grid_key(b): b for b in before.get("grids") or ()}
+    grids = {grid_key(b): b for b in before.get("grids") or ()}
     for board in after.get("grids") or ():
-        key = _grid_key(board)
+        key = grid_key(board)
         then = (grids.get(key) or {}).get("cells") or {}
         now = board.get("cells") or {}
         marks.update((key, cell) for cell in set(then) | set(now) if then.get(cell) != now.get(cell))

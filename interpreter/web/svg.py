@@ -33,6 +33,7 @@ from typing import Optional, Sequence
 
 from ..presentation import board as boards
 from ..presentation.colours import Shades, ink, seat_colour, word_colour
+from ..presentation.options import legal_names
 from ..printable import printable
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -642,7 +643,7 @@ def _laid_cell(view: dict, cell, changed: set, shades: Shades, aims: set) -> tup
 def _layout(view: dict, changed: set, targets: Sequence[str], shades: Shades) -> tuple:
     """The rulebook's layout: its rows of cells, each column as wide as its widest."""
     rows = [list(r or ()) for r in view.get("layout") or ()]
-    aims = set(boards.value_text(t) for t in targets) | _legal_names(view)
+    aims = set(boards.value_text(t) for t in targets) | legal_names(view.get("actions") or ())
     drawn = [[_laid_cell(view, c, changed, shades, aims) for c in row] for row in rows]
     cols = max((len(r) for r in drawn), default=0)
     widths = [max((r[i][1] for r in drawn if i < len(r)), default=0) for i in range(cols)]
@@ -655,15 +656,6 @@ def _layout(view: dict, changed: set, targets: Sequence[str], shades: Shades) ->
             x += widths[i] + (GAP * 2 if widths[i] else 0)
         y += height + GAP * 2
     return body, sum(widths) + GAP * 2 * max(0, sum(1 for w in widths if w) - 1), max(0.0, y - GAP * 2)
-
-
-def _legal_names(view: dict) -> set:
-    """Every argument of the viewer's legal actions."""
-    out = set()
-    for text in view.get("actions") or ():
-        _, _, rest = str(text).partition(" ")
-        out.update(rest.split(", ") if rest else ())
-    return out
 
 
 # -- the table -----------------------------------------------------------------
