@@ -78,6 +78,12 @@ def test_pointing_reads_each_step_where_its_values_lie():
     # a choice, no action's: asked as the pending decision asks it
     [pick] = options.pointing(["settlement Kyoto"], {}, "choose a settlement for a caste marker")
     assert pick["steps"][0]["title"] == "a settlement for a caste marker"
+    # a `chooses` of the flow is pointed at where its values lie, told apart by its question
+    choices = options.choice_parameters(hanamikoji.ir)
+    [card] = options.pointing(["take G3"], forms, "choose a card of the gift", choices)
+    assert card["steps"][0]["zones"] == ["offered"]
+    [pair] = options.pointing(["take G3 G7"], forms, "choose a pair", choices)
+    assert pair["steps"][0]["tokens"] == ["G3", "G7"] and pair["steps"][0]["many"]
 
 
 def test_the_sections_of_a_table_are_its_boards_then_its_zones_the_viewers_last():

@@ -99,6 +99,29 @@ def legal_names(actions: Sequence[str]) -> set:
     return {arg for t in actions for arg in split_action(t)[1]}
 
 
+def choice_parameters(ir: dict) -> dict:
+    """Each `chooses` of the flow as the parameter it asks for, by (its
+    name, its question: `choose LABEL`, or `choose NAME` without a label),
+    the way the pending decision asks it."""
+    found: dict = {}
+
+    def walk(node):
+        if isinstance(node, dict):
+            if node.get("node") == "choose" and isinstance(node.get("choice"), dict):
+                name, label = node.get("var", ""), node.get("label") or ""
+                zones, listed = _zones_of(node["choice"].get("source"))
+                kind = node["choice"].get("node")
+                found.setdefault((name, f"choose {label or name}"),
+                                 Parameter(name, label, kind in SETS, kind == GROUPS, zones, listed))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk(ir)
+    return found
+
+
 def _parameter(params: Sequence[Parameter], i: int, arg: str, asked: str) -> Parameter:
     if i < len(params):
         return params[i]
@@ -106,7 +129,8 @@ def _parameter(params: Sequence[Parameter], i: int, arg: str, asked: str) -> Par
                      many=" " in arg and BAR not in arg.split(), groups=BAR in arg.split())
 
 
-def pointing(actions: Sequence[str], params: Optional[dict] = None, asked: str = "") -> list:
+def pointing(actions: Sequence[str], params: Optional[dict] = None, asked: str = "",
+             choices: Optional[dict] = None) -> list:
     """Each legal action as the steps that choose it by pointing:
     `{"text", "name", "steps": [{"title", "many", "tokens", "zones",
     "buttons"}]}`, a step per argument in order; a set's step has its pieces
@@ -116,19 +140,23 @@ def pointing(actions: Sequence[str], params: Optional[dict] = None, asked: str =
     that the values are pointed at as buttons alone (values written in the
     rule, such as a number of turns). An action without arguments has no
     steps: it is chosen by its name. `params` is `parameters(ir)`; a name
-    that is no action's (a `chooses`) is asked as `asked` says, the
-    pending decision's question without its "choose"; without `params` a
-    step with spaces in its argument is a set."""
-    params = params or {}
+    that is no action's (a `chooses`) is the parameter `choices`
+    (`choice_parameters(ir)`) has for it and the pending decision's
+    question `asked`, else a step asked as `asked` says, without its
+    "choose"; without `params` a step with spaces in its argument is a set."""
+    params, choices = params or {}, choices or {}
+    question = asked
     asked = asked[len("choose "):] if asked.startswith("choose ") else asked
     out = []
     for text in actions:
         name, args = split_action(text)
-        declared = params.get(name, ())
+        declared = params.get(name) or \
+            ((choices[(name, question)],) if (name, question) in choices else ())
         steps = []
         for i, arg in enumerate(args):
             p = _parameter(declared, i, arg, asked)
-            many = p.many or p.groups
+            # a value of several pieces (a group chosen whole) is pointed at piece by piece
+            many = p.many or p.groups or " " in arg
             tokens = [w for w in arg.split() if w != BAR] if many else [arg]
             steps.append({"title": p.title, "many": many, "tokens": tokens,
                           "zones": list(p.zones), "buttons": p.listed})

@@ -452,8 +452,9 @@ def _cells_zone(zone: dict, changed: set, targets: Sequence[str], shades: Shades
         inner, parts = _laid_piece(entry, shades, zone.get("label_by"))
         marked = (key, cell) in changed
         inner = _title(*parts) + inner + (_outline(CELL, CELL, 2) if marked else "")
-        body += _group("cell changed" if marked else "cell", inner, (x - left) * step, (top - y) * step,
-                       (("token", cell), ("piece", entry.get("piece"))))
+        body += _group("cell changed" if marked else "cell", inner, (x - left) * step,
+                       (top - y) * step, (("token", cell), ("piece", entry.get("piece")),
+                                          ("zone", key.split(":", 1)[-1])))
     for (x, y), cell in sorted(free.items()):
         inner = _title(cell, "free") + _rect(2, 2, CELL - 4, CELL - 4, "#e3f2fd", "#1e88e5", 1.5, 4,
                                              ' stroke-dasharray="4 3"')
@@ -581,7 +582,7 @@ def _hex(h: dict, key: str, at: tuple, changed: set, shades: Shades, label_by, a
     if marked:
         inner += _polygon(_hex_points(cx, cy), "none", CHANGED, 4, ' class="highlight"')
     classes = "hex" + (" target" if name in aims else "") + (" changed" if marked else "")
-    return _group(classes, inner, data=(("token", name),))
+    return _group(classes, inner, data=(("token", name), ("zone", key.split(":", 1)[-1])))
 
 
 def _hex_map(zone: dict, changed: set, targets: Sequence[str], shades: Shades) -> tuple:
@@ -679,7 +680,8 @@ def draw_table(view: dict, *, changed: set = frozenset(), targets: Sequence[str]
     piece it does not see `<g class="piece back">` with nothing of it; every
     cell of a declared grid and every occupied or target cell of a zone on
     cells `<g class="cell" data-token="(x,y)">` (with `data-piece` where a
-    piece lies on it); every hex `<g class="hex" data-token=PIECE>`. What
+    piece lies on it, and `data-zone` its zone); every hex `<g class="hex"
+    data-token=PIECE data-zone=ZONE>`. What
     `changed` names (`presentation.changes.changed`) has the class `changed`
     and a thick outline; `targets` are the cells ('(x,y)') and names legal
     actions name: a zone on cells draws an empty cell at each such cell."""

@@ -71,6 +71,7 @@ class Table:
         self.actions = actions or []
         self.save_path, self.rules = save_path, rules
         self.forms = options.parameters(game.ir)
+        self.choices = options.choice_parameters(game.ir)
         self.tokens = tokens or {**{str(p): secrets.token_urlsafe(TOKEN_BYTES)
                                     for p in range(players)},
                                  "spectator": secrets.token_urlsafe(TOKEN_BYTES)}
@@ -265,7 +266,8 @@ class Table:
                                        targets=sorted(f"({x},{y})"
                                                       for x, y in options.legal_cells(texts))),
             "options": options.pointing(texts, self.forms,
-                                        (view.get("pending") or {}).get("label", "")),
+                                        (view.get("pending") or {}).get("label", ""),
+                                        self.choices),
             "previews": _previews(pieces),
             "log": [{"player": a.player, "text": line} for a, line in zip(actions[:k], log)],
             "events": [e.get("text", "") for e in view.get("events") or ()],
