@@ -69,22 +69,31 @@ def test_the_text_says_the_length_and_the_first_players_advantage(tmp_path, caps
     path.write_text(AHEAD, encoding="utf-8")
     result, _ = compare(tmp_path, str(path), str(COUNTER), "--games", "20")
     capsys.readouterr()
-    first = result["comparison"]["first_player"]
+    first = result["comparison"]["seat_p0"]
     assert first["base"]["win_rate"] == 1.0 and first["base"]["expected"] == 0.5
     assert first["base"]["ci95"] == list(stats.wilson(20, 20))
     assert first["base"]["p"] < 0.001
     assert first["variant"]["win_rate"] == result["variant"]["seats"][0]["win_rate"]
+    # P0 moves first in these rulebooks: the first mover is seat P0
+    mover = result["comparison"]["first_mover"]
+    assert mover["base"]["moved_first"] == [20, 0]
+    assert {k: v for k, v in mover["base"].items() if k != "moved_first"} == \
+        {k: v for k, v in first["base"].items() if k != "seat"}
     assert cli.main(["compare", str(path), str(COUNTER), "--games", "20", "--quiet",
                      "--workers", "1"]) == 0
     text = capsys.readouterr().out
-    assert ("first player's advantage with the base: P0 wins 100.0% (95% interval "
+    assert ("first mover's advantage with the base: the player who moved first (P0 in 20) "
+            "wins 100.0% (95% interval 83.9%–100.0%) against an even 50.0% (+50.0 points): "
+            "significant (p < 0.001)") in text
+    assert ("seat P0 with the base: seat P0 wins 100.0% (95% interval "
             "83.9%–100.0%) against an even 50.0% (+50.0 points): significant (p < 0.001)") in text
     decisions = result["comparison"]["length"]["decisions"]
     assert (f"game length: {decisions['variant']['mean']:.2f} ± "
             f"{decisions['variant']['half_width']:.2f} decisions per game with the variant vs "
             f"2.00 ± 0.00 with the base") in text
     assert "rounds per game with the variant" in text
-    assert "first player's advantage with the variant: P0 wins" in text
+    assert "first mover's advantage with the variant: the player who moved first" in text
+    assert "seat P0 with the variant: seat P0 wins" in text
 
 
 def test_simulate_reports_the_first_players_advantage_too(tmp_path, capsys):
@@ -94,10 +103,14 @@ def test_simulate_reports_the_first_players_advantage_too(tmp_path, capsys):
     assert cli.main(["simulate", str(path), "--games", "20", "--quiet", "--workers", "1",
                      "--json", str(out)]) == 0
     text = capsys.readouterr().out
-    first = json.loads(out.read_text())["first_player"]
+    report = json.loads(out.read_text())
     test = stats.rate_test(20, 20, 0.5)
-    assert first == {"seat": 0, "win_rate": test.pop("rate"), **test}
-    assert "first player's advantage: P0 wins 100.0%" in text
+    assert report["seat_p0"] == {"seat": 0, "win_rate": test["rate"],
+                                 **{k: v for k, v in test.items() if k != "rate"}}
+    assert report["first_mover"] == {"win_rate": test.pop("rate"), **test,
+                                     "moved_first": [20, 0]}
+    assert "first mover's advantage: the player who moved first (P0 in 20) wins 100.0%" in text
+    assert "seat P0: seat P0 wins 100.0%" in text
 
 
 @pytest.mark.parametrize("wins, n, expected, z, p", [

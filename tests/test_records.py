@@ -24,7 +24,8 @@ from interpreter.terminal import cli
 ROOT = Path(__file__).resolve().parent.parent
 COUNTER = ROOT / "tests" / "engine" / "counter.rules"
 FIELDS = ["game", "seed", "rulebook", "options", "players", "seats", "finished", "winners",
-          "win_shares", "draw", "scores", "decisions", "rounds", "log", "log_seats"]
+          "win_shares", "draw", "scores", "decisions", "rounds", "first", "log",
+          "log_seats"]
 
 
 def simulate(tmp_path, name, *argv) -> tuple:
@@ -58,6 +59,28 @@ def test_one_line_per_game_with_its_figures(tmp_path, capsys):
         for text in r["log"]:
             taken[text.split()[0]] = taken.get(text.split()[0], 0) + 1
     assert taken == {name: a["count"] for name, a in report["actions"].items()}
+
+
+def test_the_first_mover_is_the_player_who_moved_first_not_seat_p0(tmp_path, capsys):
+    """Hanamikoji draws its start player: each line names the seat that took
+    the first decision, and the report's first mover is counted from them."""
+    _, lines, report = simulate(tmp_path, "first", "simulate", "hanamikoji", "--games", "16",
+                                "--seed", "3", "--ai", "1=greedy", "--workers", "1")
+    text = capsys.readouterr().out
+    assert all(r["first"] == r["log_seats"][0] for r in lines)
+    assert {r["first"] for r in lines} == {0, 1}          # P1 moved first in some games
+    finished = [r for r in lines if r["finished"]]
+    by_hand = sum(r["win_shares"][r["first"]] for r in finished) / len(finished)
+    first = report["first_mover"]
+    assert first["win_rate"] == by_hand and first["n"] == len(finished)
+    assert first["moved_first"] == [sum(r["first"] == seat for r in finished)
+                                    for seat in (0, 1)]
+    p0 = sum(r["win_shares"][0] for r in finished) / len(finished)
+    assert report["seat_p0"]["win_rate"] == p0 == report["seats"][0]["win_rate"]
+    assert by_hand != p0                                   # the two measures differ here
+    assert f"the player who moved first (P0 in {first['moved_first'][0]}, P1 in " \
+           f"{first['moved_first'][1]}) wins {by_hand:.1%}" in text
+    assert f"seat P0: seat P0 wins {p0:.1%}" in text
 
 
 def test_the_log_replays_the_game(tmp_path, capsys):

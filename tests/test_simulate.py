@@ -362,10 +362,55 @@ def test_describe_and_histogram():
     assert (d["mean"], d["min"], d["max"], d["n"]) == (2, 1, 3, 4)
     assert d["sd"] == pytest.approx(math.sqrt(2 / 3))
     assert d["histogram"]["counts"] == [1, 2, 1]
-    wide = stats.histogram(list(range(100)))
-    assert sum(wide["counts"]) == 100 and len(wide["counts"]) == 10
+    wide = stats.histogram(list(range(100)))             # 100 numbers: bins of 5
+    assert wide["counts"] == [5] * 20
+    assert wide["edges"] == [-0.5 + 5 * k for k in range(21)]
     assert stats.describe([])["n"] == 0
     assert sparkline({"counts": [1, 0, 8]}) == "▁ █"
+
+
+def test_integer_scores_get_one_bin_a_number():
+    h = stats.histogram(list(range(2, 19)) + [5, 5])
+    assert len(h["counts"]) == 17 and h["counts"][3] == 3 and sum(h["counts"]) == 19
+    assert h["edges"] == [1.5 + k for k in range(18)]
+    assert stats.histogram([3.0, 4.0, 4.0])["edges"] == [2.5, 3.5, 4.5]
+    forty = stats.histogram([0, 39])
+    assert len(forty["counts"]) == 40
+    for xs, width in (([0, 40], 2), ([1, 99], 5), ([-7, 150], 5), ([0, 399], 10)):
+        h = stats.histogram(xs)
+        widths = {b - a for a, b in zip(h["edges"], h["edges"][1:])}
+        assert widths == {width} and len(h["counts"]) <= stats.MAX_INTEGER_BINS
+        assert h["edges"][0] % 1 == 0.5 and h["edges"][0] < min(xs) < max(xs) < h["edges"][-1]
+        assert sum(h["counts"]) == 2
+    # other values: equal bins between the smallest and the largest
+    assert len(stats.histogram([0.5, 1.7, 2.25])["counts"]) == 10
+
+
+def test_histograms_share_edges_with_the_values_they_are_drawn_with():
+    base, variant = stats.Counter({2: 3, 9: 1}), stats.Counter({5: 2, 14: 1})
+    h = stats.histogram_of(base, span=variant)
+    assert h == {"edges": [1.5 + k for k in range(14)],
+                 "counts": [3, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0]}
+    assert stats.histogram_of(variant, span=base)["edges"] == h["edges"]
+    assert stats.histogram_of(base, span=base) == stats.histogram_of(base)
+
+
+def test_compare_draws_both_rulebooks_on_the_same_bins(tmp_path, capsys):
+    result = run_cli_json(tmp_path, "bins", "compare", str(COUNTER), str(COUNTER),
+                          "--variant-option", "target=3", "--games", "30", "--workers", "1")
+    capsys.readouterr()
+    base, variant = result["base"], result["variant"]
+    assert variant["decisions"]["max"] < base["decisions"]["max"]
+    for b, v in [(base["decisions"], variant["decisions"]), (base["rounds"], variant["rounds"])] \
+            + [(bs["score"], vs["score"]) for bs, vs in zip(base["seats"], variant["seats"])]:
+        assert b["histogram"]["edges"] == v["histogram"]["edges"]
+        assert sum(b["histogram"]["counts"]) == b["n"] and sum(v["histogram"]["counts"]) == v["n"]
+    # a simulation alone bins its own values
+    alone = run_cli_json(tmp_path, "alone", "simulate", str(COUNTER), "--option", "target=3",
+                         "--games", "30", "--workers", "1")
+    capsys.readouterr()
+    assert alone["decisions"]["histogram"]["edges"][0] == alone["decisions"]["min"] - 0.5
+    assert alone["decisions"]["histogram"]["edges"][-1] == alone["decisions"]["max"] + 0.5
 
 
 @pytest.mark.parametrize("base, variant, difference, p", [

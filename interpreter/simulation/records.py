@@ -2,7 +2,8 @@
 analysis (`--records FILE`; docs/results.md reads them with pandas).
 
 One JSON object a line, one line a game: its number and seed, the seats'
-AI, the scores, winners, win shares and draw, its length, the rulebook and
+AI, the scores, winners, win shares and draw, its length, the seat that
+took its first decision (`first`: the first mover), the rulebook and
 options it was played with, and the full log of the actions taken (every
 seat's, hidden ones too: this is the designer's own simulation, not a
 player's view). `compare` writes both rulebooks' games, side ``A`` (the
@@ -35,6 +36,7 @@ def record_json(r: GameRecord, plan: Plan, rulebook: str, options: dict,
                 winners=list(r.winners) if finished else None,
                 win_shares=[r.win_share(seat) for seat in range(plan.players)],
                 draw=r.draw, scores=list(r.scores), decisions=r.decisions, rounds=r.rounds,
+                first=r.first,
                 log=[text for _, text in r.log] if r.log is not None else None,
                 log_seats=[seat for seat, _ in r.log] if r.log is not None else None)
     return line

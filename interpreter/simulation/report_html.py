@@ -128,11 +128,13 @@ def win_rates(Figure, runs: list) -> str:
     table = _table(["seat", "run", "win rate", "95% low", "95% high", "wins"], rows)
     notes = []
     for label, report in runs:
-        first = report.get("first_player")
-        if first:
-            notes.append(f"{label}: the first player (P0) wins {_pct(first['win_rate'])} "
-                         f"(95% interval {_pct(first['ci95'][0])}–{_pct(first['ci95'][1])}) "
-                         f"against an even {_pct(first['expected'])}, p = {first['p']:.3f}.")
+        for key, who in (("first_mover", "the player who moved first"),
+                         ("seat_p0", "seat P0")):
+            test = report.get(key)
+            if test and test["n"]:
+                notes.append(f"{label}: {who} wins {_pct(test['win_rate'])} (95% interval "
+                             f"{_pct(test['ci95'][0])}–{_pct(test['ci95'][1])}) against an "
+                             f"even {_pct(test['expected'])}, p = {test['p']:.3f}.")
     return _figure("win-rates", "Win rate per seat, with its 95% interval", _png(fig), table,
                    " ".join(notes))
 

@@ -69,7 +69,9 @@ class GameRecord:
     last state; `actions` counts the decisions taken by action name; `draw`
     says the outcome was a draw (every player level, or no winner); `log`
     is ((seat, action text), …) in the order taken when the plan logs
-    actions, else None."""
+    actions, else None; `first` is the seat that took the game's first
+    decision (the first mover: not P0 where the start player is drawn),
+    None when the game ended before any decision."""
 
     index: int
     winners: Optional[tuple]
@@ -79,6 +81,7 @@ class GameRecord:
     actions: dict = field(default_factory=dict)
     draw: bool = False
     log: Optional[tuple] = None
+    first: Optional[int] = None
 
     def win_share(self, seat: int) -> float:
         """1 for a sole win, 1/k for a win shared by k players, else 0."""
@@ -94,6 +97,7 @@ def play_game(game, plan: Plan, index: int) -> GameRecord:
             for seat, kind in enumerate(plan.seats)]
     state = game.new_game(players=plan.players, seed=plan.game_seed(index))
     taken: dict = {}
+    first = None
     log = [] if plan.log_actions else None
     while state.decisions < plan.max_decisions:
         deciders = game.to_move(state)
@@ -107,6 +111,8 @@ def play_game(game, plan: Plan, index: int) -> GameRecord:
         view = game.view(state, player) if bot.uses_view else None
         action = bot.act(game, view, actions)
         taken[action.name] = taken.get(action.name, 0) + 1
+        if first is None:
+            first = player
         if log is not None:
             log.append((player, str(action)))
         state = game.apply(state, action)
@@ -114,9 +120,9 @@ def play_game(game, plan: Plan, index: int) -> GameRecord:
     outcome = game.outcome(state)
     if outcome is None:
         return GameRecord(index, None, tuple(game.scores(state)), state.decisions,
-                          state.round, taken, log=log)
+                          state.round, taken, log=log, first=first)
     return GameRecord(index, tuple(outcome.winners), tuple(outcome.scores),
-                      state.decisions, state.round, taken, outcome.draw, log)
+                      state.decisions, state.round, taken, outcome.draw, log, first)
 
 
 # -- reports ------------------------------------------------------------------------
@@ -136,6 +142,8 @@ class Tally:
         self.rounds = Counter()
         self.taken: dict = {}             # action name -> times, over every game
         self.total_decisions = 0
+        self.first_mover = Counter()      # the first mover's win share -> games
+        self.moved_first = Counter()      # seat -> games it moved first in
 
     def add(self, r: GameRecord) -> None:
         self.played += 1
@@ -152,23 +160,34 @@ class Tally:
             scores[r.scores[seat]] += 1
         self.decisions[r.decisions] += 1
         self.rounds[r.rounds] += 1
+        if r.first is not None:
+            self.first_mover[r.win_share(r.first)] += 1
+            self.moved_first[r.first] += 1
 
-    def report(self, plan: Plan, planned: int) -> dict:
+    def report(self, plan: Plan, planned: int, along: Optional["Tally"] = None) -> dict:
         """The JSON report (see the module doc). Win rates, scores and
         lengths are over the games that ended; games cut off at the decision
         cap count only in `capped` (and in the action counts). A win shared
         by k players counts 1/k for each, so a draw of every player level
         counts 1/N for each seat; `draws` counts the draws apart, those of
         every player level (`level`) and those that nobody won (`no_winner`);
-        `first_player` tests P0's win rate against an even 1/N."""
+        `first_mover` tests the win rate of the player who took the game's
+        first decision against an even 1/N (over the games that ended with
+        a decision taken; `moved_first` counts those games per seat), and
+        `seat_p0` the same of seat P0, whoever moved first. With `along`
+        (the other rulebook's tally, in `compare`) every histogram's edges
+        cover both tallies' values, so the two are drawn on the same bins."""
         n = self.completed
+        def span(counts: Callable[["Tally"], Counter]):
+            return list(counts(along)) if along is not None else ()
         seats = []
         for seat in range(plan.players):
             wins = stats.exact_sum(self.shares[seat])
             low, high = stats.wilson(wins, n)
             seats.append({"seat": seat, "ai": plan.seats[seat], "wins": wins,
                           "win_rate": wins / n if n else 0.0, "ci95": [low, high],
-                          "score": stats.describe_counts(self.scores[seat])})
+                          "score": stats.describe_counts(
+                              self.scores[seat], span(lambda t: t.scores[seat]))})
         decisions = self.total_decisions
         actions = {name: {"count": count, "share": count / decisions if decisions else 0.0}
                    for name, count in sorted(self.taken.items(), key=lambda kv: (-kv[1], kv[0]))}
@@ -179,18 +198,34 @@ class Tally:
                 "draws": {"count": draws, "rate": draws / n if n else 0.0,
                           "ci95": list(stats.wilson(draws, n)),
                           "level": self.draws["level"], "no_winner": self.draws["no_winner"]},
-                "first_player": first_player(self.shares[0], plan.players),
-                "decisions": stats.describe_counts(self.decisions),
-                "rounds": stats.describe_counts(self.rounds),
+                "first_mover": first_mover(self.first_mover, self.moved_first,
+                                           plan.players),
+                "seat_p0": seat_p0(self.shares[0], plan.players),
+                "decisions": stats.describe_counts(self.decisions,
+                                                   span(lambda t: t.decisions)),
+                "rounds": stats.describe_counts(self.rounds, span(lambda t: t.rounds)),
                 "actions": actions,
                 "total_decisions": decisions}
 
 
-def first_player(shares: Counter, players: int) -> dict:
-    """P0's win rate (from the counts of its win shares) against an even
-    share 1/N: the first player's advantage, with its interval and test."""
+def rate_against_even(shares: Counter, players: int) -> dict:
+    """A win rate (from the counts of win shares) against an even share
+    1/N, with its interval and test."""
     test = stats.rate_test(stats.exact_sum(shares), sum(shares.values()), 1 / players)
-    return {"seat": 0, "win_rate": test.pop("rate"), **test}
+    return {"win_rate": test.pop("rate"), **test}
+
+
+def first_mover(shares: Counter, moved_first: Counter, players: int) -> dict:
+    """The first mover's advantage: the win rate of the player who took each
+    game's first decision, whichever seat that was, against 1/N; and how
+    many games each seat moved first in."""
+    return {**rate_against_even(shares, players),
+            "moved_first": [moved_first[seat] for seat in range(players)]}
+
+
+def seat_p0(shares: Counter, players: int) -> dict:
+    """Seat P0's win rate against 1/N, whoever moved first."""
+    return {"seat": 0, **rate_against_even(shares, players)}
 
 
 def summarize(records, plan: Plan, planned: int) -> dict:
@@ -211,6 +246,9 @@ class Pairing:
         self.pairs = 0
         keys = ("win_base", "win_variant", "score_base", "score_variant", "win", "score")
         self.counts = [{k: Counter() for k in keys} for _ in range(players)]
+        # "base"/"variant" -> the first mover's win share -> games; seat -> games
+        self.first = {k: Counter() for k in ("base", "variant")}
+        self.moved_first = {k: Counter() for k in ("base", "variant")}
         self.draws = {k: Counter() for k in ("base", "variant", "difference")}   # 0/1 a game
         # "decisions"/"rounds" -> {"base", "variant", "difference": Counter of per-game values}
         self.length = {measure: {k: Counter() for k in ("base", "variant", "difference")}
@@ -228,6 +266,10 @@ class Pairing:
         self.draws["base"][int(b.draw)] += 1
         self.draws["variant"][int(v.draw)] += 1
         self.draws["difference"][int(v.draw) - int(b.draw)] += 1
+        for which, r in (("base", b), ("variant", v)):
+            if r.first is not None:
+                self.first[which][r.win_share(r.first)] += 1
+                self.moved_first[which][r.first] += 1
         for measure, c in self.length.items():
             lb, lv = getattr(b, measure), getattr(v, measure)
             c["base"][lb] += 1
@@ -248,7 +290,8 @@ class Pairing:
         the games both runs finished, by the paired test of `stats.paired_test_of`;
         the same of the draws (a game is a draw or not) and of the game's
         length in decisions and in rounds (`length`); and on each rulebook
-        the first player's advantage over those games (`first_player`)."""
+        the first mover's advantage over those games (`first_mover`) and
+        seat P0's (`seat_p0`), as `Tally.report` has them."""
         seats = []
         for seat in range(plan.players):
             c = self.counts[seat]
@@ -272,11 +315,13 @@ class Pairing:
                                        "half_width": stats.half_width_of(c[which])}
                                for which in ("base", "variant")}
             length[measure]["difference"] = stats.paired_test_of(c["difference"])
-        first = {which: first_player(self.counts[0]["win_" + which], plan.players)
+        first = {which: first_mover(self.first[which], self.moved_first[which], plan.players)
                  for which in ("base", "variant")}
+        p0 = {which: seat_p0(self.counts[0]["win_" + which], plan.players)
+              for which in ("base", "variant")}
         return {"test": "paired z-test on per-game differences (same seeds and AI seats)",
                 "alpha": ALPHA, "pairs": self.pairs, "seats": seats, "draws": draws,
-                "length": length, "first_player": first}
+                "length": length, "first_mover": first, "seat_p0": p0}
 
 
 def compare(base: list, variant: list, plan: Plan) -> dict:

@@ -90,19 +90,48 @@ class _Sorted:
         return self.values[lo]
 
 
-def histogram_of(counts: Counter, bins: int = 10) -> dict:
-    """Counts in equal bins from min to max: ``{"edges": [...], "counts": [...]}``.
-    Integer values that span at most `bins` numbers get one bin each."""
-    if not counts:
+# Integer values get one bin a number up to this many numbers, else bins of a
+# whole-number width (1, 2, 5, 10, 20, 50, …) few enough to stay under it.
+MAX_INTEGER_BINS = 40
+
+
+def _integer_width(lo: int, hi: int) -> tuple:
+    """The first number and the width of the integer bins from lo to hi:
+    width 1 for at most MAX_INTEGER_BINS numbers, else the smallest of 2,
+    5, 10, 20, 50, … whose bins, starting at a multiple of it, are few
+    enough."""
+    width, step = 1, 0
+    while True:
+        first = lo - lo % width
+        if (hi - first) // width + 1 <= MAX_INTEGER_BINS:
+            return first, width
+        step += 1
+        width = (1, 2, 5)[step % 3] * 10 ** (step // 3)
+
+
+def histogram_of(counts: Counter, bins: int = 10, span=()) -> dict:
+    """Counts in bins from min to max: ``{"edges": [...], "counts": [...]}``.
+    When every value is a whole number each bin holds whole numbers only,
+    edges half-way between them: one number a bin when they span at most
+    MAX_INTEGER_BINS numbers, else a whole-number width (2, 5, 10, …);
+    other values get `bins` equal bins. `span` are more values the edges
+    must cover (another distribution's, so that two histograms drawn
+    together share their edges); they are not counted."""
+    counts = Counter({x: k for x, k in counts.items() if k})
+    values = list(counts) + [x for x in span if x not in counts]
+    if not values:
         return {"edges": [], "counts": []}
-    lo, hi = min(counts), max(counts)
-    if all(float(x).is_integer() for x in counts) and hi - lo < bins:
-        # one bin a whole number, counted from the smallest exactly: as
-        # floats, neighbours of 30 digits would be one number
-        out = [0] * (int(hi - lo) + 1)
+    lo, hi = min(values), max(values)
+    if all(float(x).is_integer() for x in values):
+        # counted from the first number exactly: as floats, neighbours of
+        # 30 digits would be one number
+        lo, hi = int(lo), int(hi)
+        first, width = _integer_width(lo, hi)
+        out = [0] * ((hi - first) // width + 1)
         for x, k in counts.items():
-            out[int(x - lo)] += k
-        return {"edges": [lo - 0.5 + k for k in range(len(out) + 1)], "counts": out}
+            out[(int(x) - first) // width] += k
+        return {"edges": [first - 0.5 + k * width for k in range(len(out) + 1)],
+                "counts": out}
     if hi == lo:
         lo, hi, bins = lo - 0.5, hi + 0.5, 1
     width = (hi - lo) / bins
@@ -116,9 +145,10 @@ def histogram(xs, bins: int = 10) -> dict:
     return histogram_of(Counter(xs), bins)
 
 
-def describe_counts(counts: Counter) -> dict:
+def describe_counts(counts: Counter, span=()) -> dict:
     """mean, sd, min, max, the quartiles and the 10th/90th percentiles, and a
-    histogram of numbers given by their counts."""
+    histogram of numbers given by their counts (whose edges also cover the
+    values `span`, see `histogram_of`)."""
     counts = Counter({x: k for x, k in counts.items() if k})
     s = _Sorted(counts)
     return {"n": s.n, "mean": mean_of(counts), "sd": sd_of(counts),
@@ -126,7 +156,7 @@ def describe_counts(counts: Counter) -> dict:
             "quantiles": {name: quantile(s, q) for name, q in
                           (("p10", 0.1), ("p25", 0.25), ("p50", 0.5), ("p75", 0.75),
                            ("p90", 0.9))},
-            "histogram": histogram_of(counts)}
+            "histogram": histogram_of(counts, span=span)}
 
 
 def describe(xs) -> dict:

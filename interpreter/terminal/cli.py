@@ -441,7 +441,9 @@ def play_batch(args, sources: list, games: list, plan: Plan):
 
 
 def report_of(batch, which: int, plan: Plan, games: int, timer: Timer, game) -> dict:
-    report = batch.tallies[which].report(plan, games)
+    # in a comparison both rulebooks' histograms share their edges
+    along = batch.tallies[1 - which] if len(batch.tallies) == 2 else None
+    report = batch.tallies[which].report(plan, games, along)
     report["lowest_wins"] = game.lowest_wins
     report["interrupted"] = batch.interrupted
     report["timing"] = timer.timing(report["played"], report["total_decisions"],

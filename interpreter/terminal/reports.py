@@ -80,8 +80,10 @@ def print_simulation(report: dict, console: Console, title: str) -> None:
     console.print(wins)
     if "draws" in report:
         say(console, draws_line(report["draws"], report["completed"], plan["players"]))
-    if "first_player" in report:
-        say(console, first_player_line(report["first_player"]))
+    if "first_mover" in report:
+        say(console, first_mover_line(report["first_mover"]))
+    if "seat_p0" in report:
+        say(console, seat_p0_line(report["seat_p0"]))
     console.print(scores)
 
     length = Table("game length", "mean", "sd", "min", "median", "max", title_justify="left")
@@ -124,14 +126,29 @@ def draws_line(draws: dict, games: int, players: int) -> str:
             f"95% interval {low:.1%}–{high:.1%}): " + "; ".join(kinds))
 
 
-def first_player_line(first: dict, where: str = "") -> str:
-    """P0's win rate against an even share, and whether it differs."""
+def _against_even(test: dict) -> str:
+    low, high = test["ci95"]
+    return (f"wins {test['win_rate']:.1%} (95% interval {low:.1%}–{high:.1%}) against "
+            f"an even {test['expected']:.1%} ({100 * test['difference']:+.1f} points): "
+            f"{verdict(test['p'], ALPHA)}")
+
+
+def first_mover_line(first: dict, where: str = "") -> str:
+    """The win rate of the player who moved first (whichever seat), against
+    an even share, and whether it differs; with the seats that moved first."""
     if not first["n"]:
-        return f"first player's advantage{where}: no game finished"
-    low, high = first["ci95"]
-    return (f"first player's advantage{where}: P0 wins {first['win_rate']:.1%} (95% interval "
-            f"{low:.1%}–{high:.1%}) against an even {first['expected']:.1%} "
-            f"({100 * first['difference']:+.1f} points): {verdict(first['p'], ALPHA)}")
+        return f"first mover's advantage{where}: no game finished"
+    seats = ", ".join(f"P{seat} in {games}" for seat, games in
+                      enumerate(first.get("moved_first", [])) if games)
+    return (f"first mover's advantage{where}: the player who moved first"
+            f"{' (' + seats + ')' if seats else ''} " + _against_even(first))
+
+
+def seat_p0_line(p0: dict, where: str = "") -> str:
+    """Seat P0's win rate against an even share, whoever moved first."""
+    if not p0["n"]:
+        return f"seat P0{where}: no game finished"
+    return f"seat P0{where}: seat P0 " + _against_even(p0)
 
 
 def print_coverage(coverage: dict, console: Console) -> None:
@@ -245,8 +262,10 @@ def print_comparison(comparison: dict, console: Console, base: str, variant: str
         say(console, draws_sentence(comparison["draws"], alpha))
     for measure, d in lengths.items():
         say(console, length_sentence(measure, d, alpha))
-    for which, first in comparison.get("first_player", {}).items():
-        say(console, first_player_line(first, f" with the {which}"))
+    for which, first in comparison.get("first_mover", {}).items():
+        say(console, first_mover_line(first, f" with the {which}"))
+    for which, p0 in comparison.get("seat_p0", {}).items():
+        say(console, seat_p0_line(p0, f" with the {which}"))
     say(console, f"{comparison['pairs']} games finished on both rulebooks with the same seeds "
                   f"and AI seats; test: {comparison['test']}; ± is a 95% interval; "
                   f"significant means p < {comparison['alpha']}.")

@@ -93,8 +93,9 @@ def test_a_simulation_page_draws_its_figures(tmp_path, capsys):
     off = [r for r in rows_of(charts["coverage"]) if r[3]]
     assert [r[3] for r in off] == [", ".join(r["options"])
                                    for r in report["coverage"]["off_by_option"]]
-    first = report["first_player"]
-    assert f"wins {first['win_rate']:.1%}" in text
+    first, p0 = report["first_mover"], report["seat_p0"]
+    assert f"the player who moved first wins {first['win_rate']:.1%}" in text
+    assert f"seat P0 wins {p0['win_rate']:.1%}" in text
 
 
 def test_a_comparison_page_draws_each_difference(tmp_path, capsys):
