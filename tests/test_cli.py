@@ -129,8 +129,10 @@ def test_compare_prints_a_verdict_per_seat(capsys):
                        "first_player=P0", "--games", "4", "--quiet", "--workers", "1")
     assert code == 0
     # wins and scores of two seats, the draws, the length in decisions and in
-    # rounds, and the first player's advantage on each rulebook
-    assert out.count("significant (p ") == 9
+    # rounds, and the first mover's advantage and seat P0's on each rulebook
+    assert out.count("significant (p ") == 11
+    assert "first mover's advantage with the variant: the player who moved first (P0 in 4)" \
+        in out
     assert "paired" in out
 
 

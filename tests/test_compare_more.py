@@ -13,10 +13,11 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
-from interpreter.simulation import stats
+from interpreter.simulation import report_html, stats
 from interpreter.terminal import cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,3 +140,19 @@ def test_the_test_agrees_with_the_wilson_interval():
         low, high = got["ci95"]
         if abs(expected - low) > 1e-9 and abs(expected - high) > 1e-9:
             assert (got["p"] < 0.05) == (not low <= expected <= high)
+
+
+def test_the_page_says_who_moved_first_and_seat_p0_apart(tmp_path, capsys):
+    """The note under the win rates (drawn here by a stand-in for matplotlib)."""
+    out = tmp_path / "hk.json"
+    assert cli.main(["simulate", "hanamikoji", "--games", "16", "--seed", "3", "--ai",
+                     "1=greedy", "--quiet", "--workers", "1", "--json", str(out)]) == 0
+    capsys.readouterr()
+    report = json.loads(out.read_text())
+    first, p0 = report["first_mover"], report["seat_p0"]
+    assert first["win_rate"] != p0["win_rate"]
+    page = report_html.win_rates(mock.MagicMock(), [("this run", report)])
+    assert (f"this run: the player who moved first wins {first['win_rate']:.1%} (95% interval "
+            f"{first['ci95'][0]:.1%}–{first['ci95'][1]:.1%}) against an even 50.0%, "
+            f"p = {first['p']:.3f}.") in page
+    assert f"this run: seat P0 wins {p0['win_rate']:.1%} (95% interval" in page
