@@ -95,7 +95,7 @@ def stages(game, players: int) -> list:
 
 def page(title: str, view: dict, before) -> str:
     """One HTML page of the table's sections, each under its title."""
-    drawn = draw_table(view, changed=changes.changed(before, view), targets=targets(view))
+    drawn = draw_table(view, changed=changes.changed(before, view))
     parts = [f"<h2>{escape(s['title'])} <small>({escape(s['kind'])})</small></h2>\n{s['svg']}"
              for s in drawn]
     return ("<!doctype html>\n<html><head><meta charset=\"utf-8\">"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..printable import printable
+from .words import value_text
 
 
 def on_maps(view: dict) -> tuple:
@@ -39,18 +40,6 @@ def laid_out(view: dict) -> tuple:
     """(the zones, the pieces) the rulebook's `layout` places."""
     cells = [c for row in view.get("layout") or () for c in row if c]
     return ({c["zone"] for c in cells if "zone" in c}, {c["piece"] for c in cells if "piece" in c})
-
-
-def value_text(value) -> str:
-    """A value of a view as players read it: a seat as `P0`, yes/no, a list
-    with spaces, none as `-`."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return " ".join(value_text(v) for v in value)
-    return str(value)
 
 
 def zone_key(zone: dict) -> str:

@@ -18,6 +18,10 @@ from typing import Optional
 from .board import grid_key, zone_key
 
 
+# a zone laid on a board: its view entry's list, the place each entry is at, its section's kind
+BOARDS = (("grid", "cell", "cells"), ("hexes", "piece", "hexes"))
+
+
 def changed(before: Optional[dict], after: dict) -> set:
     """The (section key, token) pairs the move from view `before` to view
     `after` changed; nothing when there is no `before`."""
@@ -30,17 +34,12 @@ def changed(before: Optional[dict], after: dict) -> set:
         was = old.get(key)
         if was is None:
             continue
-        if zone.get("grid") is not None:
-            then = {c["cell"]: c for c in was.get("grid") or ()}
-            for c in zone["grid"]:
-                if then.get(c["cell"]) != c:
-                    marks.add((f"cells:{key}", c["cell"]))
-            continue
-        if zone.get("hexes") is not None:
-            then = {h["piece"]: h for h in was.get("hexes") or ()}
-            for h in zone["hexes"]:
-                if then.get(h["piece"]) != h:
-                    marks.add((f"hexes:{key}", h["piece"]))
+        laid = next(((listed, by, kind) for listed, by, kind in BOARDS
+                     if zone.get(listed) is not None), None)
+        if laid is not None:     # a zone on a board: the places whose entry changed
+            listed, by, kind = laid
+            then = {e[by]: e for e in was.get(listed) or ()}
+            marks.update((f"{kind}:{key}", e[by]) for e in zone[listed] if then.get(e[by]) != e)
             continue
         if zone.get("cards") is None or was.get("cards") is None:
             continue

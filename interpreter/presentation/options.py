@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
+from ..language.checks import walk
 from ..stdlib import grid, shapes
 
 PARAMETERS = ", "     # what separates an action's parameters in its text
@@ -72,13 +73,18 @@ def _zones_of(source) -> tuple:
     return (), False
 
 
+def _parameter_of(name: str, label: str, choice: dict) -> Parameter:
+    """The parameter a choice declares (`one of …`, `N of …`, …)."""
+    zones, listed = _zones_of(choice.get("source"))
+    kind = choice.get("node")
+    return Parameter(name, label, kind in SETS, kind == GROUPS, zones, listed)
+
+
 def parameters(ir: dict) -> dict:
     """Each action's parameters, by the action's name, from the IR."""
-    def parameter(p):
-        zones, listed = _zones_of(p["choice"].get("source"))
-        return Parameter(p["name"], p.get("label", ""), p["choice"]["node"] in SETS,
-                         p["choice"]["node"] == GROUPS, zones, listed)
-    return {a["name"]: tuple(parameter(p) for p in a.get("params") or ()) for a in ir["actions"]}
+    return {a["name"]: tuple(_parameter_of(p["name"], p.get("label", ""), p["choice"])
+                             for p in a.get("params") or ())
+            for a in ir["actions"]}
 
 
 def split_action(text: str) -> tuple:
@@ -104,21 +110,11 @@ def choice_parameters(ir: dict) -> dict:
     name, its question: `choose LABEL`, or `choose NAME` without a label),
     the way the pending decision asks it."""
     found: dict = {}
-
-    def walk(node):
-        if isinstance(node, dict):
-            if node.get("node") == "choose" and isinstance(node.get("choice"), dict):
-                name, label = node.get("var", ""), node.get("label") or ""
-                zones, listed = _zones_of(node["choice"].get("source"))
-                kind = node["choice"].get("node")
-                found.setdefault((name, f"choose {label or name}"),
-                                 Parameter(name, label, kind in SETS, kind == GROUPS, zones, listed))
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-    walk(ir)
+    for node in walk(ir):
+        if node["node"] == "choose" and isinstance(node.get("choice"), dict):
+            name, label = node.get("var", ""), node.get("label") or ""
+            found.setdefault((name, f"choose {label or name}"),
+                             _parameter_of(name, label, node["choice"]))
     return found
 
 

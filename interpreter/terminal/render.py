@@ -45,7 +45,7 @@ from ..printable import printable, printable_data
 from .choosing import PARAMETERS, Choice, split_action, step_by_step
 from .render_boards import LEGAL_MARK, BoardView, GridView, HexView
 from .render_pieces import piece_drawings
-from .words import DASH, value_text
+from ..presentation.words import DASH, value_text
 
 
 class _Printable(dict):

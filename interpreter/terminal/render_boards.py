@@ -29,7 +29,7 @@ from rich.style import Style
 from rich.text import Text
 
 from ..runtime.views import natural
-from .words import value_text
+from ..presentation.words import value_text
 
 
 # -- colours, letters and lines that the boards share ---------------------------------

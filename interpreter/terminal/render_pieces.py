@@ -27,7 +27,7 @@ from rich.text import Text
 from ..presentation.options import turned_drawing
 from ..stdlib.grid import turned
 from .render_boards import _colour_word, _mark_width, _on, _tints, seat_colour
-from .words import value_text
+from ..presentation.words import value_text
 
 MAX_LINES = 5          # a drawing is at most this many lines tall
 GAP = "  "             # between two drawings side by side

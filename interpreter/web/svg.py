@@ -27,13 +27,14 @@ May import: presentation, printable, stdlib.
 from __future__ import annotations
 
 import math
-import re
+from dataclasses import dataclass
 from html import escape
 from typing import Optional, Sequence
 
 from ..presentation import board as boards
 from ..presentation.colours import Shades, ink, seat_colour, word_colour
-from ..presentation.options import legal_names
+from ..presentation.options import CELL as CELL_TEXT, legal_cells, legal_names
+from ..presentation.words import value_text
 from ..printable import printable
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -52,13 +53,12 @@ EMPTY_FILL, CARD_FILL, LINE_COLOUR = "#f4f1ea", "#fbfaf6", "#6b6b6b"
 DIM = "#8a8a8a"
 CHANGED = "#ff6d00"
 BACK = "#3f51b5"
-CELL_TEXT = re.compile(r"\((-?\d+),(-?\d+)\)")
 
 
 # -- text ----------------------------------------------------------------------
 def _text(value) -> str:
     """A value of the view as text to put in the SVG: printable, escaped."""
-    return escape(printable(boards.value_text(value), lines=False), quote=True)
+    return escape(printable(value_text(value), lines=False), quote=True)
 
 
 def _attr(value) -> str:
@@ -67,7 +67,7 @@ def _attr(value) -> str:
     characters, written as their escape) and the line breaks and tabs
     (written as character references, so that parsing keeps them)."""
     text = "".join(ch if _xml_char(ch) else ascii(ch)[1:-1]
-                   for ch in boards.value_text(value))
+                   for ch in value_text(value))
     text = escape(text, quote=True)
     return '"' + text.replace("\t", "&#9;").replace("\n", "&#10;").replace("\r", "&#13;") + '"'
 
@@ -113,7 +113,7 @@ def _title(*parts) -> str:
 
 def _words(values: dict) -> list:
     """`name value` for each of a piece's values."""
-    return [f"{k} {boards.value_text(v)}" for k, v in (values or {}).items()]
+    return [f"{k} {value_text(v)}" for k, v in (values or {}).items()]
 
 
 # -- shapes --------------------------------------------------------------------
@@ -139,7 +139,7 @@ def _outline(w, h, rx=4) -> str:
 
 def _badge(x, y, text, fill="#263238") -> str:
     """A small rounded label (a count, a label) centred at (x, y)."""
-    text = boards.value_text(text)
+    text = value_text(text)
     w = max(14, _width_of(text, 9) + 6)
     return _rect(x - w / 2, y - 7, w, 14, fill, "#ffffff", 1, 7) + _label(x, y, text, 9, ink(fill), "bold")
 
@@ -255,7 +255,7 @@ def _card_look(name: str, fill: Optional[str], border: Optional[str], lines: Seq
 def _look(drawing: dict, lines: Sequence = (), shades: Optional[Shades] = None) -> tuple:
     """A visible piece drawn as its drawing says: (body, width, height)."""
     shades = shades or Shades()
-    name = boards.value_text(drawing.get("piece"))
+    name = value_text(drawing.get("piece"))
     fill = _fill_of(drawing.get("shade"), drawing.get("shade_seat"), shades) \
         if drawing.get("shade_seat") is None else None
     border = seat_colour(drawing.get("shade_seat"))
@@ -302,7 +302,7 @@ def _description(name: str, shown, row: Optional[dict]) -> list:
     parts = [name] + _words(shown or {})
     for k, v in (row or {}).items():
         if k != "name" and v is not None and (not shown or k not in shown):
-            parts.append(f"{k} {boards.value_text(v)}")
+            parts.append(f"{k} {value_text(v)}")
     return parts
 
 
@@ -336,7 +336,7 @@ def _piece_group(view: dict, key: str, item: tuple, changed: set, shades: Shades
         body, w, h = _back_look(count)
         return _group("piece back", body), w, h
     body, w, h = _look(drawing, _words(shown), shades)
-    name = boards.value_text(name)
+    name = value_text(name)
     title = _title(*_description(name, shown, rows.get(name)), f"×{count}" if count > 1 else "")
     marked = (key, name) in changed
     if marked:
@@ -371,11 +371,11 @@ def _zone_pieces(view: dict, zone: dict, changed: set, shades: Shades, rows: dic
 def _whose(zone: dict) -> str:
     """What tells a zone instance from the others of its name: `P0`, its key."""
     if zone.get("keys"):
-        return ", ".join(boards.value_text(k) for k in zone["keys"])
+        return ", ".join(value_text(k) for k in zone["keys"])
     if zone.get("owner") is not None:
         return f"P{zone['owner']}"
     if zone.get("of") is not None:
-        return boards.value_text(zone["of"])
+        return value_text(zone["of"])
     return ""
 
 
@@ -405,24 +405,14 @@ def _zone_list(view: dict, zones: Sequence, changed: set, shades: Shades) -> tup
 
 
 # -- a zone on cells -----------------------------------------------------------
-def _target_cells(targets: Sequence[str]) -> dict:
-    """(x, y) → text of each target that is a cell."""
-    out = {}
-    for t in targets:
-        m = CELL_TEXT.fullmatch(str(t).replace(" ", ""))
-        if m:
-            out[(int(m.group(1)), int(m.group(2)))] = f"({m.group(1)},{m.group(2)})"
-    return out
-
-
 def _laid_piece(entry: dict, shades: Shades, label_by: Optional[str]) -> tuple:
     """The piece lying on a cell: (body, title parts)."""
-    name = boards.value_text(entry.get("piece"))
+    name = value_text(entry.get("piece"))
     label = entry.get("label")
     parts = [entry.get("cell"), name]
     if entry.get("sides") is not None:
         body = _edges_look(name, entry["sides"], label, shades, CELL)[0]
-        parts.append("sides " + boards.value_text(list(entry["sides"])))
+        parts.append("sides " + value_text(list(entry["sides"])))
     else:
         body = _rect(0, 0, CELL, CELL, CARD_FILL, "#333333", 1.2, 2)
         text, fs = _fitted(name, CELL - 6, 11)
@@ -430,16 +420,16 @@ def _laid_piece(entry: dict, shades: Shades, label_by: Optional[str]) -> tuple:
         if label is not None:
             body += _badge(CELL - 9, 8, label, "#5d4037")
     if label is not None:
-        parts.append(f"{label_by or 'label'} {boards.value_text(label)}")
+        parts.append(f"{label_by or 'label'} {value_text(label)}")
     return body, parts
 
 
-def _cells_zone(zone: dict, changed: set, targets: Sequence[str], shades: Shades) -> tuple:
+def _cells_zone(zone: dict, changed: set, aims: Aims, shades: Shades) -> tuple:
     """A zone on a square grid: each piece at its cell, north at the top,
-    and an empty cell at each target cell nothing lies on."""
+    and an empty cell at each cell a legal action names that nothing lies on."""
     key = f"cells:{boards.zone_key(zone)}"
     pieces = {(e["x"], e["y"]): e for e in zone.get("grid") or ()}
-    free = {spot: text for spot, text in _target_cells(targets).items() if spot not in pieces}
+    free = {(x, y): f"({x},{y})" for x, y in aims.cells if (x, y) not in pieces}
     spots = list(pieces) + list(free)
     if not spots:
         return _label(0, 10, "empty", 10, DIM, anchor="start"), 40, 20
@@ -472,7 +462,7 @@ def _mark(mark, seat, size: float, ground: str) -> str:
     c = size / 2
     if colour is not None:
         return _circle(c, c, size * 0.36, colour, "#212121", 1.2)
-    text, fs = _fitted(boards.value_text(mark), size - 4, min(16, size * 0.45), 7)
+    text, fs = _fitted(value_text(mark), size - 4, min(16, size * 0.45), 7)
     return _label(c, c, text, fs, ink(ground), "bold")
 
 
@@ -483,7 +473,7 @@ def _grid_cell(board: dict, spot: tuple, entry: dict, size: float, shades: Shade
     ground = EMPTY_FILL if own else (_fill_of(entry.get("shade"), entry.get("shade_seat"), shades)
                                      or EMPTY_FILL)
     text = f"({spot[0]},{spot[1]})"
-    parts = [text] + [f"{k} {boards.value_text(entry[k])}" for k in ("shade", "mark") if k in entry]
+    parts = [text] + [f"{k} {value_text(entry[k])}" for k in ("shade", "mark") if k in entry]
     parts += _words(entry.get("variables"))
     inner = _title(*dict.fromkeys(parts)) + _rect(0, 0, size, size, ground, "#9e9e9e", 0.8)
     if entry.get("mark") is not None:
@@ -496,7 +486,7 @@ def _grid_cell(board: dict, spot: tuple, entry: dict, size: float, shades: Shade
     return _group(classes, inner, spot[0] * size, spot[1] * size, (("token", text),))
 
 
-def _grid(board: dict, key: str, changed: set, targets: Sequence[str], shades: Shades) -> tuple:
+def _grid(board: dict, key: str, changed: set, aims: Aims, shades: Shades) -> tuple:
     """A declared grid: its W×H squares, row 0 at the top, x to the east."""
     width, height = int(board.get("width") or 0), int(board.get("height") or 0)
     size = SQUARE if max(width, height) <= 10 else max(20, SQUARE * 10 // max(width, height))
@@ -505,11 +495,10 @@ def _grid(board: dict, key: str, changed: set, targets: Sequence[str], shades: S
         m = CELL_TEXT.fullmatch(str(text))
         if m:
             cells[(int(m.group(1)), int(m.group(2)))] = entry
-    aims = _target_cells(targets)
     spots = sorted(((x, y) for y in range(height) for x in range(width)),
                    key=lambda s: ((key, f"({s[0]},{s[1]})") in changed, s[1], s[0]))
     body = "".join(_grid_cell(board, (x, y), cells.get((x, y)) or {}, size, shades,
-                              (key, f"({x},{y})") in changed, (x, y) in aims)
+                              (key, f"({x},{y})") in changed, (x, y) in aims.cells)
                    for x, y in spots)    # the changed last, their outlines on top
     return body, width * size, height * size
 
@@ -538,7 +527,7 @@ def _hex_pieces(h: dict) -> list:
             continue
         owners = hold.get("owners") or []
         for i, piece in enumerate(pieces):
-            out.append((boards.value_text(piece), owners[i] if i < len(owners) else None, False))
+            out.append((value_text(piece), owners[i] if i < len(owners) else None, False))
     return out
 
 
@@ -559,12 +548,12 @@ def _hex_badges(cx: float, cy: float, pieces: list) -> str:
 def _hex(h: dict, key: str, at: tuple, changed: set, shades: Shades, label_by, aims: set) -> str:
     """One hex as a group with its token: its shade, name, label and pieces."""
     cx, cy = at
-    name = boards.value_text(h.get("piece"))
+    name = value_text(h.get("piece"))
     ground = _fill_of(h.get("shade"), None, shades) or EMPTY_FILL
     pieces = _hex_pieces(h)
     parts = [name, h.get("shade"), f"({h.get('x')},{h.get('y')})"]
     if h.get("label") is not None:
-        parts.append(f"{label_by or 'label'} {boards.value_text(h['label'])}")
+        parts.append(f"{label_by or 'label'} {value_text(h['label'])}")
     parts += [("hidden ×" if hidden else "") + text + (f" of P{seat}" if seat is not None else "")
               for text, seat, hidden in pieces]
     marked = (key, name) in changed
@@ -574,7 +563,7 @@ def _hex(h: dict, key: str, at: tuple, changed: set, shades: Shades, label_by, a
     text, fs = _fitted(name, HEX * 1.5, 8, 6)
     inner += _label(cx, cy - HEX * 0.5, text, fs, ink(ground))
     if h.get("label") is not None:
-        small, size = _fitted(boards.value_text(h["label"]), HEX * 1.6, 8, 6)
+        small, size = _fitted(value_text(h["label"]), HEX * 1.6, 8, 6)
         inner += _label(cx, cy - HEX * 0.08, small, size, ink(ground), "bold")
     inner += _hex_badges(cx, cy, pieces)
     if name in aims:
@@ -585,17 +574,16 @@ def _hex(h: dict, key: str, at: tuple, changed: set, shades: Shades, label_by, a
     return _group(classes, inner, data=(("token", name), ("zone", key.split(":", 1)[-1])))
 
 
-def _hex_map(zone: dict, changed: set, targets: Sequence[str], shades: Shades) -> tuple:
+def _hex_map(zone: dict, changed: set, aims: Aims, shades: Shades) -> tuple:
     hexes = [h for h in zone.get("hexes") or () if isinstance(h.get("x"), int) and isinstance(h.get("y"), int)]
     if not hexes:
         return _label(0, 10, "empty", 10, DIM, anchor="start"), 40, 20
     key = f"hexes:{boards.zone_key(zone)}"
     left, top = min(h["x"] for h in hexes), min(h["y"] for h in hexes)
-    aims = {str(t) for t in targets}
     body, right, bottom = "", 0.0, 0.0
     for h in sorted(hexes, key=lambda h: (key, h.get("piece")) in changed):
         at = _hex_centre(h["x"], h["y"], left, top)
-        body += _hex(h, key, at, changed, shades, zone.get("label_by"), aims)
+        body += _hex(h, key, at, changed, shades, zone.get("label_by"), aims.names)
         right, bottom = max(right, at[0] + HEX), max(bottom, at[1] + HEX * math.sqrt(3) / 2)
     top_edge = min(_hex_centre(h["x"], h["y"], left, top)[1] for h in hexes) - HEX * math.sqrt(3) / 2
     body = f'<g transform="translate(0,{_n(-top_edge)})">{body}</g>'
@@ -605,14 +593,14 @@ def _hex_map(zone: dict, changed: set, targets: Sequence[str], shades: Shades) -
 # -- the layout ----------------------------------------------------------------
 def _laid_out_piece(cell: dict, changed: set, aims: set) -> tuple:
     """A layout's piece, what it shows under its name (one value large)."""
-    name = boards.value_text(cell.get("piece"))
+    name = value_text(cell.get("piece"))
     shows = cell.get("shows") or {}
     w = max(CARD_W + 8, _width_of(name, 11) + 12)
     h = CARD_H + 16
     body = _rect(0, 0, w, h, CARD_FILL, "#5d4037", 1.5, 12)
     body += _label(w / 2, 11, _fitted(name, w - 6)[0], 10, DIM)
     if len(shows) == 1:
-        body += _label(w / 2, h / 2 + 7, boards.value_text(next(iter(shows.values()))), 20, weight="bold")
+        body += _label(w / 2, h / 2 + 7, value_text(next(iter(shows.values()))), 20, weight="bold")
     else:
         for i, line in enumerate(_words(shows)[:3]):
             body += _label(w / 2, 25 + i * LINE, _fitted(line, w - 6, 9)[0], 9)
@@ -635,17 +623,16 @@ def _laid_cell(view: dict, cell, changed: set, shades: Shades, aims: set) -> tup
         return "", 0, 0
     if "text" in cell:
         return _label(0, 10, cell["text"], 12, "#37474f", "bold", "start"), \
-            _width_of(boards.value_text(cell["text"]), 12), 20
+            _width_of(value_text(cell["text"]), 12), 20
     if "piece" in cell:
         return _laid_out_piece(cell, changed, aims)
     return _laid_out_zone(view, cell, changed, shades)
 
 
-def _layout(view: dict, changed: set, targets: Sequence[str], shades: Shades) -> tuple:
+def _layout(view: dict, changed: set, aims: Aims, shades: Shades) -> tuple:
     """The rulebook's layout: its rows of cells, each column as wide as its widest."""
     rows = [list(r or ()) for r in view.get("layout") or ()]
-    aims = set(boards.value_text(t) for t in targets) | legal_names(view.get("actions") or ())
-    drawn = [[_laid_cell(view, c, changed, shades, aims) for c in row] for row in rows]
+    drawn = [[_laid_cell(view, c, changed, shades, aims.names) for c in row] for row in rows]
     cols = max((len(r) for r in drawn), default=0)
     widths = [max((r[i][1] for r in drawn if i < len(r)), default=0) for i in range(cols)]
     body, y = "", 0.0
@@ -660,20 +647,33 @@ def _layout(view: dict, changed: set, targets: Sequence[str], shades: Shades) ->
 
 
 # -- the table -----------------------------------------------------------------
-def _section_drawing(view: dict, section, changed: set, targets: Sequence[str],
-                     shades: Shades) -> tuple:
+@dataclass(frozen=True)
+class Aims:
+    """What the legal actions name, to mark: cells (x, y), and arguments
+    by their text (a hex, a laid-out piece)."""
+
+    cells: frozenset
+    names: frozenset
+
+    @classmethod
+    def of(cls, actions: Sequence[str]) -> "Aims":
+        return cls(frozenset(legal_cells(actions)), frozenset(legal_names(actions)))
+
+
+def _section_drawing(view: dict, section, changed: set, aims: Aims, shades: Shades) -> tuple:
     if section.kind == "layout":
-        return _layout(view, changed, targets, shades)
+        return _layout(view, changed, aims, shades)
     if section.kind == "grid":
-        return _grid(section.grid, section.key, changed, targets, shades)
+        return _grid(section.grid, section.key, changed, aims, shades)
     if section.kind == "cells":
-        return _cells_zone(section.zones[0], changed, targets, shades)
+        return _cells_zone(section.zones[0], changed, aims, shades)
     if section.kind == "hexes":
-        return _hex_map(section.zones[0], changed, targets, shades)
+        return _hex_map(section.zones[0], changed, aims, shades)
     return _zone_list(view, section.zones, changed, shades)
 
 
-def draw_table(view: dict, *, changed: set = frozenset(), targets: Sequence[str] = ()) -> list:
+def draw_table(view: dict, *, changed: set = frozenset(),
+               actions: Optional[Sequence[str]] = None) -> list:
     """The viewer's table, a section each (`presentation.board.sections`):
     `{"key", "kind", "title", "owner", "svg"}`. In the SVG every piece the
     viewer sees is `<g class="piece" data-token=NAME data-zone=ZONE>`, every
@@ -683,12 +683,15 @@ def draw_table(view: dict, *, changed: set = frozenset(), targets: Sequence[str]
     piece lies on it, and `data-zone` its zone); every hex `<g class="hex"
     data-token=PIECE data-zone=ZONE>`. What
     `changed` names (`presentation.changes.changed`) has the class `changed`
-    and a thick outline; `targets` are the cells ('(x,y)') and names legal
-    actions name: a zone on cells draws an empty cell at each such cell."""
+    and a thick outline. What the legal actions name — `actions`, by
+    default the view's own (`view["actions"]`; () marks nothing, as a
+    replay does) — is marked as a target, and a zone on cells draws an
+    empty cell at each cell they name."""
     shades = Shades()
+    aims = Aims.of(view.get("actions") or () if actions is None else actions)
     out = []
     for section in boards.sections(view):
-        body, w, h = _section_drawing(view, section, set(changed), list(targets), shades)
+        body, w, h = _section_drawing(view, section, set(changed), aims, shades)
         defs = HATCH if "piece back" in body else ""
         out.append({"key": section.key, "kind": section.kind, "title": section.title,
                     "owner": section.owner, "svg": _svg(section.kind, w, h, body, defs)})

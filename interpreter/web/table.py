@@ -17,13 +17,12 @@ that its seat could not see at the table. This module knows no game.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import hmac
 import json
 import os
 import secrets
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from ..ai.players import make_player
@@ -31,10 +30,10 @@ from ..errors import CommandError, RulebookError
 from ..errors import render as render_error
 from ..presentation import changes, options
 from ..presentation.savefile import save_data, write_save
+from ..presentation.words import value_text
 from ..runtime.saved import shown
 from . import svg
 
-SPECTATOR = None          # the seat of a spectator's link
 TOKEN_BYTES = 24          # a seat's secret: 192 random bits
 
 
@@ -136,7 +135,7 @@ class Table:
         hint), its file named as the rulebook is, not by the server's path."""
         if err.span is not None:
             err = copy.copy(err)
-            err.span = dataclasses.replace(err.span, file=os.path.basename(err.span.file))
+            err.span = replace(err.span, file=os.path.basename(err.span.file))
         return render_error(err, self.game.source_of(err.span) if err.span else None)
 
     def _advance(self, action, after) -> None:
@@ -263,22 +262,19 @@ class Table:
             "to_move": list(game.to_move(state)),
             "pending": view.get("pending"),
             "sections": svg.draw_table(view, changed=changes.changed(before, view),
-                                       targets=sorted(f"({x},{y})"
-                                                      for x, y in options.legal_cells(texts))),
+                                       actions=texts),
             "options": options.pointing(texts, self.forms,
                                         (view.get("pending") or {}).get("label", ""),
                                         self.choices),
             "previews": _previews(pieces),
             "log": [{"player": a.player, "text": line} for a, line in zip(actions[:k], log)],
             "events": [e.get("text", "") for e in view.get("events") or ()],
-            "scores": _scores(view),
             "components": view.get("components") or {},
             "over": over,
-            "outcome": _outcome(final.to_json()) if over else None,
+            "outcome": final.to_json() if over else None,
             "undo": None if asked is None else {"by": asked.by, "agreed": sorted(asked.agreed),
                                                 "waiting": sorted(set(self.humans) - {asked.by}
                                                                   - asked.agreed)},
-            "ai": sorted(self.ai),
             "trouble": self.trouble,
         }
 
@@ -296,33 +292,14 @@ def _previews(pieces: dict) -> dict:
 
 
 def _header(view: dict) -> dict:
+    """The counters the rules use (by the game's words for them) and the
+    values of the game and of each player, as players read them."""
     called = view.get("called") or {}
     counters = {called.get(c, c): view.get(c) for c in view.get("counters") or ()}
-    return {"counters": counters, "active": view.get("active"), "over": view.get("over"),
-            "variables": {k: _plain(v) for k, v in (view.get("variables") or {}).items()},
-            "player_variables": {k: {p: _plain(v) for p, v in vs.items()}
+    return {"counters": counters,
+            "variables": {k: value_text(v) for k, v in (view.get("variables") or {}).items()},
+            "player_variables": {k: {p: value_text(v) for p, v in vs.items()}
                                  for k, vs in (view.get("player_variables") or {}).items()}}
-
-
-def _plain(value):
-    if isinstance(value, bool) or value is None:
-        return {True: "yes", False: "no", None: "-"}[value]
-    if isinstance(value, list):
-        return " ".join(str(_plain(v)) for v in value)
-    return value if isinstance(value, (int, float)) else str(value)
-
-
-def _scores(view: dict) -> Optional[dict]:
-    return (view.get("player_variables") or {}).get("score")
-
-
-def _outcome(outcome: Optional[dict]) -> Optional[dict]:
-    """The outcome as the page shows it: scores, winners, how it was decided,
-    and each player's score broken into the rulebook's named parts."""
-    if outcome is None:
-        return None
-    return {k: outcome.get(k) for k in ("scores", "winners", "ranking", "parts", "tie_breaks",
-                                        "steps", "decided_by", "lowest_wins", "draw")}
 
 
 # -- the tokens kept beside a save -------------------------------------------------

@@ -1,7 +1,7 @@
-"""How one value of a view reads on the screen: a number or a name as it
-is, yes/no, a list's items one after the other, none as a dash. The
-screen's modules (`render`, `render_pieces`) share it, so a value reads
-the same in a table, a zone's row and beside a drawn piece."""
+"""How one value of a view reads on a table: a number or a name as it is,
+yes/no, a list's items one after the other, none as a dash. The terminal
+and the browser share it, so a value reads the same in a table, a zone's
+row, beside a drawn piece and on either screen."""
 
 from __future__ import annotations
 
