@@ -31,10 +31,12 @@ from ..errors import render as render_error
 from ..presentation import changes, options
 from ..presentation.savefile import save_data, write_save
 from ..presentation.words import value_text
+from ..runtime.changes import changes as changed_lines
 from ..runtime.saved import shown
 from . import svg
 
 TOKEN_BYTES = 24          # a seat's secret: 192 random bits
+VIEWS_KEPT = 4            # views kept per seat, for the messages that follow
 
 
 class Refused(Exception):
@@ -77,6 +79,8 @@ class Table:
         self.undo_asked: Optional[Undo] = None
         self.trouble: Optional[str] = None     # the rules failing on an AI seat's move, told to all
         self.version = 0                       # how often the table changed: a message's age
+        self._views: dict = {}                 # (seat, k) -> (state, view): the latest few
+        self._changes: dict = {}               # (seat, k) -> (state after, what move k changed)
         self.lock = threading.RLock()
 
     # -- who is who ---------------------------------------------------------------
@@ -231,6 +235,34 @@ class Table:
         write_tokens(tokens_path(self.save_path), self.tokens)
 
     # -- what a seat is shown --------------------------------------------------------
+    def _view(self, seat: Optional[int], k: int) -> dict:
+        """`seat`'s view of the state after k moves, kept for the next
+        message (which reads it as the view before its move) while that
+        state stands (an undo replaces it)."""
+        state = self.states[k]
+        kept = self._views.get((seat, k))
+        if kept is None or kept[0] is not state:
+            kept = self._views[(seat, k)] = (state, self.game.view(state, seat))
+            while len(self._views) > VIEWS_KEPT * (self.players + 1):
+                self._views.pop(next(iter(self._views)))
+        return kept[1]
+
+    def _log(self, seat: Optional[int], k: int) -> list:
+        """The log of the first k moves as `seat` may read it now, with
+        hindsight (`Game.log`), each move followed by what it changed as the
+        seat saw it then: that part never changes once told, so each move's
+        is worked out once per seat, not again at every message."""
+        states = self.states
+        texts = self.game.log(states[:k + 1], self.actions[:k], seat)
+        out = []
+        for i, text in enumerate(texts):
+            kept = self._changes.get((seat, i))
+            if kept is None or kept[0] is not states[i + 1]:
+                before, after = self._view(seat, i), self._view(seat, i + 1)
+                kept = self._changes[(seat, i)] = (states[i + 1], changed_lines(before, after))
+            out.append(_told(text, kept[1]))
+        return out
+
     def message_for(self, seat: Optional[int], step: Optional[int] = None) -> dict:
         """What `seat` (None: a spectator) is shown of the game now, or at
         `step` (a replay of a finished game): built from that seat's views
@@ -245,12 +277,12 @@ class Table:
         over = final is not None
         k = len(actions) if step is None or not over else max(0, min(int(step), len(actions)))
         state = states[k]
-        view = game.view(state, seat)
-        before = game.view(states[k - 1], seat) if k > 0 else None
+        view = self._view(seat, k)
+        before = self._view(seat, k - 1) if k > 0 else None
         texts = [str(a) for a in game.legal_actions(state, seat)] \
             if seat is not None and k == len(actions) and seat in game.to_move(state) else []
         pieces = options.previews(view, texts)
-        log = game.log(states[:k + 1], actions[:k], seat, changes=True)
+        log = self._log(seat, k)
         return {
             "type": "table",
             "version": self.version,
@@ -277,6 +309,12 @@ class Table:
                                                                   - asked.agreed)},
             "trouble": self.trouble,
         }
+
+
+def _told(text: str, lines: list) -> str:
+    """A log entry as `Game.log(changes=True)` writes it: the action, then
+    what it changed."""
+    return f"{text} — {' · '.join(lines)}" if lines else text
 
 
 def _previews(pieces: dict) -> dict:

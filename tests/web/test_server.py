@@ -334,3 +334,28 @@ def test_rules_that_fail_on_an_ai_seats_move_are_told_to_the_table():
     for seat in (1, None):
         assert table.message_for(seat)["trouble"] == table.trouble
     assert table.ai_to_move() is None
+
+
+def test_each_seats_log_is_the_games_log_with_what_each_move_changed(table):
+    """The table works out what a move changed once per seat, not at every
+    message: its log is still `Game.log(changes=True)`, also after an undo
+    replaced moves."""
+    game = table.game
+
+    def play(n):
+        for _ in range(n):
+            player = game.to_move(table.state)[0]
+            table.act(player, str(game.legal_actions(table.state, player)[-1]))
+
+    def same():
+        for seat in (0, 1, None):
+            told = [e["text"] for e in table.message_for(seat)["log"]]
+            assert told == game.log(table.states, table.actions, seat, changes=True), seat
+    play(4)
+    same()
+    mover = table.actions[-1].player
+    table.undo(mover)
+    table.agree(1 - mover, True)
+    same()
+    play(3)
+    same()
