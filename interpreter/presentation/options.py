@@ -160,14 +160,26 @@ def pointing(actions: Sequence[str], params: Optional[dict] = None, asked: str =
     return out
 
 
+def _turns(drawing: dict) -> bool:
+    """Whether a drawing is of a piece that turns: a square's four sides
+    (`drawn as edges`) or a shape's cells (`drawn as shape`)."""
+    return len(drawing.get("edges") or ()) == 4 or drawing.get("shape") is not None
+
+
 def _drawings(view: dict) -> dict:
-    """Each piece the viewer sees drawn as edges or as a shape → its drawing."""
+    """Each piece the viewer sees drawn as one that turns → its drawing."""
     found: dict = {}
     for zone in view.get("zones") or ():
         for d in zone.get("drawings") or ():
-            if d.get("edges") is not None or d.get("shape") is not None:
+            if _turns(d):
                 found.setdefault(str(d.get("piece")), d)
     return found
+
+
+def turnable_drawing(view: dict, piece: str) -> Optional[dict]:
+    """The drawing of the piece named `piece` where the viewer sees it drawn
+    as a piece that turns (edges or a shape), or None."""
+    return _drawings(view).get(piece)
 
 
 def turned_drawing(drawing: dict, turns: int) -> Optional[dict]:

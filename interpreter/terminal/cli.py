@@ -96,8 +96,10 @@ class SourceCache:
 
 def echo(text: str, stream=None) -> None:
     """A line of the command's own output, fit for a terminal: it may quote
-    a file's name, a rulebook's title, an exception's words."""
-    print(printable(text), file=stream or sys.stdout)
+    a file's name, a rulebook's title, an exception's words. Flushed at
+    once, so a program reading the command's output (serve's links) has it
+    while the command goes on."""
+    print(printable(text), file=stream or sys.stdout, flush=True)
 
 
 def print_errors(err: RulebookError, target: str, stream) -> int:
@@ -597,7 +599,7 @@ def cmd_serve(args) -> int:
                            f"{exc.strerror or exc}", code="serve/listen",
                            hint="choose another --port, or --port 0 for any free one") from None
     echo(f"{game.name}, {players} players, seed {seed}.")
-    serve(table, sock, announce=lambda line: print(printable(line), flush=True))
+    serve(table, sock, announce=echo)
     return 0
 
 

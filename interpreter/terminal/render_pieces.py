@@ -24,10 +24,9 @@ from rich.measure import Measurement
 from rich.style import Style
 from rich.text import Text
 
-from ..presentation.options import turned_drawing
-from ..stdlib.grid import turned
-from .render_boards import _colour_word, _mark_width, _on, _tints, seat_colour
+from ..presentation.options import turnable_drawing, turned_drawing
 from ..presentation.words import value_text
+from .render_boards import _colour_word, _mark_width, _on, _tints, seat_colour
 
 MAX_LINES = 5          # a drawing is at most this many lines tall
 GAP = "  "             # between two drawings side by side
@@ -62,28 +61,15 @@ def piece_drawings(view: dict, zone: dict) -> Optional[RenderableType]:
     return PieceDrawings([looks.draw(d, k) for d, k in runs])
 
 
-def _edges_drawing(view: dict, piece: str) -> Optional[dict]:
-    """The drawing of the piece named `piece` where the viewer sees it
-    drawn as edges (`drawn as edges`), or None."""
-    return next((d for zone in view.get("zones") or () for d in zone.get("drawings") or ()
-                 if d.get("piece") == piece and len(d.get("edges") or ()) == 4), None)
-
-
-def turnable_drawing(view: dict, piece: str) -> Optional[dict]:
-    """The drawing of the piece named `piece` where the viewer sees it drawn
-    as edges or as a shape (a piece that turns), or None."""
-    return next((d for zone in view.get("zones") or () for d in zone.get("drawings") or ()
-                 if d.get("piece") == piece
-                 and (len(d.get("edges") or ()) == 4 or d.get("shape") is not None)), None)
-
-
 def turned_edges(view: dict, piece: str, turns: int) -> Optional[list]:
     """The sides (north, east, south, west) of the piece named `piece`, as
     the viewer sees it drawn, turned `turns` quarter turns clockwise the
     way the rules' `turned` turns a list of sides; None when the viewer
     sees no such drawing."""
-    found = _edges_drawing(view, piece)
-    return None if found is None else turned(found["edges"], turns)
+    found = turnable_drawing(view, piece)
+    if found is None or found.get("edges") is None:
+        return None
+    return turned_drawing(found, turns)["edges"]
 
 
 def turned_drawings(view: dict, piece: str, turns: Sequence[str]) -> Optional[RenderableType]:

@@ -22,10 +22,11 @@ from typing import Optional
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from ..presentation.options import turnable_drawing
 from ..printable import printable
 from .choosing import CELL, INTEGER, Choice
 from .render import boards, printable_view
-from .render_pieces import turnable_drawing, turned_drawings
+from .render_pieces import turned_drawings
 
 
 def step_drawings(view: dict, choice: Choice) -> list:
