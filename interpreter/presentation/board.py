@@ -42,16 +42,22 @@ def laid_out(view: dict) -> tuple:
     return ({c["zone"] for c in cells if "zone" in c}, {c["piece"] for c in cells if "piece" in c})
 
 
+def whose(zone: dict) -> str:
+    """What tells a zone instance from the others of its name: `P0`, its
+    piece `K`, both indices `P0, K`; nothing for a zone of one instance."""
+    if zone.get("keys"):
+        return ", ".join(value_text(k) for k in zone["keys"])
+    if zone.get("owner") is not None:
+        return f"P{zone['owner']}"
+    if zone.get("of") is not None:
+        return value_text(zone["of"])
+    return ""
+
+
 def zone_key(zone: dict) -> str:
     """A zone instance's text: `NAME`, `NAME(P0)`, `NAME(K)`, `NAME(P0, K)`."""
-    name = str(zone.get("name", ""))
-    if zone.get("keys"):
-        return f"{name}({', '.join(value_text(k) for k in zone['keys'])})"
-    if zone.get("owner") is not None:
-        return f"{name}(P{zone['owner']})"
-    if zone.get("of") is not None:
-        return f"{name}({value_text(zone['of'])})"
-    return name
+    name, instance = str(zone.get("name", "")), whose(zone)
+    return f"{name}({instance})" if instance else name
 
 
 def grid_key(board: dict) -> str:

@@ -368,17 +368,6 @@ def _zone_pieces(view: dict, zone: dict, changed: set, shades: Shades, rows: dic
     return _flow([_piece_group(view, key, item, changed, shades, rows) for item in items])
 
 
-def _whose(zone: dict) -> str:
-    """What tells a zone instance from the others of its name: `P0`, its key."""
-    if zone.get("keys"):
-        return ", ".join(value_text(k) for k in zone["keys"])
-    if zone.get("owner") is not None:
-        return f"P{zone['owner']}"
-    if zone.get("of") is not None:
-        return value_text(zone["of"])
-    return ""
-
-
 def _stacked(parts: Sequence) -> tuple:
     """(body, w, h) parts one under the other."""
     body, y, widest = "", 0.0, 0.0
@@ -392,7 +381,7 @@ def _stacked(parts: Sequence) -> tuple:
 def _zone_list(view: dict, zones: Sequence, changed: set, shades: Shades) -> tuple:
     """The instances of one zone name, each on its own line after what tells it apart."""
     rows = _components(view)
-    labels = [_whose(z) for z in zones]
+    labels = [boards.whose(z) for z in zones]
     gutter = max((_width_of(t, 11) for t in labels), default=0)
     gutter = gutter + 10 if gutter else 0
     lines = []
