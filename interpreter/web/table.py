@@ -79,6 +79,7 @@ class Table:
         self.undo_asked: Optional[Undo] = None
         self.trouble: Optional[str] = None     # the rules failing on an AI seat's move, told to all
         self.version = 0                       # how often the table changed: a message's age
+        self._tokens_saved = False             # the links' file written beside the save
         self._views: dict = {}                 # (seat, k) -> (state, view): the latest few
         self._changes: dict = {}               # (seat, k) -> (state after, what move k changed)
         self.lock = threading.RLock()
@@ -225,14 +226,16 @@ class Table:
 
     # -- saving --------------------------------------------------------------------
     def save(self) -> None:
-        """The game to its save file (if it has one), and the seats' tokens
-        beside it, readable by the owner alone, so links stay good when the
-        server restarts with --load."""
+        """The game to its save file (if it has one), and, the first time,
+        the seats' tokens beside it, readable by the owner alone, so links
+        stay good when the server restarts with --load (they never change)."""
         if self.save_path is None:
             return
         write_save(self.save_path, save_data(self.game, self.rulebook, self.players, self.seed,
                                              self.ai, self.actions, self.state))
-        write_tokens(tokens_path(self.save_path), self.tokens)
+        if not self._tokens_saved:
+            write_tokens(tokens_path(self.save_path), self.tokens)
+            self._tokens_saved = True
 
     # -- what a seat is shown --------------------------------------------------------
     def _view(self, seat: Optional[int], k: int) -> dict:

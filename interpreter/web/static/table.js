@@ -382,7 +382,7 @@ function drawChoosing() {
   }
   // the options the choices so far complete
   for (const [option, at] of possibles) {
-    if (at.i < option.steps.length || (!picks.length && named === null && option.steps.length)) continue;
+    if (at.i < option.steps.length) continue;                 // more of it to point at
     if (!picks.length && named === null && names.length > 1) continue;   // a bare name button plays it
     $("confirm").append(el("button", {class: "confirm", "data-text": option.text,
       onclick: () => act(option.text)}, "Play: " + option.text));
