@@ -43,7 +43,8 @@ MODULES = {"errors", "printable"}         # layers that are one module each, not
 SCREEN = {"rich", "prompt_toolkit"}       # only in the folder that draws
 CORE = {"lark", "jsonschema", "yaml"} | SCREEN
 EXTRAS = {"ray", "pettingzoo", "open_spiel", "pyspiel", "gymnasium", "numpy", "matplotlib",
-          "pygls", "lsprotocol", "starlette", "uvicorn", "websockets", "httpx", "httpx2", "playwright"}
+          "pygls", "lsprotocol", "starlette", "uvicorn", "websockets", "httpx", "httpx2", "playwright",
+          "sb3_contrib", "stable_baselines3", "supersuit", "torch", "tree"}
 
 
 def layer_of(folder: str) -> int:

@@ -6,9 +6,9 @@ then `pyspiel.load_game("python_rulebook(rulebook=NAME,players=2)")`, or
 Its parameters (docs/adapters.md §2 has them all): `rulebook` (a name of
 the shipped library or a path), `players` (0: the fewest the rulebook
 allows), `options` (`name=value,…`, or in a game string `name:value;…`),
-`returns` (`outcome`: the winners share +1 and the others -1; `score`: the
-scores, with the `utility` to declare and `min_utility`/`max_utility`),
-and `max_game_length`.
+`returns` (below; with `score`, the `utility` to declare and
+`min_utility`/`max_utility`), `max_game_length` and
+`information_state_tensor` (`present` or `recall`).
 
 The game is SEQUENTIAL: a simultaneous step of the rulebook is asked
 seat by seat, each pick hidden from the others until all have chosen, so
@@ -19,9 +19,17 @@ EXPLICIT_STOCHASTIC: every draw of the engine is a chance node. Rewards
 are TERMINAL. The strings hold what the viewer knows: `observation_string`
 is their information state now (`view["info"]`, as JSON), and
 `information_state_string` puts before it, move by move, what they saw
-of every action and every event they were told (perfect recall). Both
-tensors are the engine's observation vector of the seat, which knows the
-present, not the past.
+of every action and every event they were told (perfect recall). The
+observation tensor is the engine's observation vector of the seat, which
+knows the present; so is the information-state tensor, unless
+`information_state_tensor=recall` makes it the seat's observation vector
+after every move so far (`max_game_length` + 1 rows), for methods that
+need perfect recall through tensors (NFSP, Deep CFR).
+
+Returns: `outcome` pays +1 shared by the winners and -1 by the others
+(ZERO_SUM, a draw 0 to all); `win_share` the victory shared by the
+winners, 0 to the others (CONSTANT_SUM, adding up to 1); `score` the
+scores, each less their mean where `utility=zero_sum` is declared.
 
 `resampler(seed)` is a resampler for OpenSpiel's ISMCTS bot
 (`bot.set_resampler(...)`): it deals the cards the player cannot see at
@@ -41,15 +49,19 @@ from ..errors import OptionError
 from ..language.limits import MAX_PLAYERS
 from ..runtime.chance import CHANCE
 from ..runtime.information import information_state, sample_state
-from .rules import load, options_text, parse_options
+from .rules import centred, load, options_text, parse_options
 
 NAME = "python_rulebook"
-RETURNS = ("outcome", "score")
+RETURNS = ("outcome", "win_share", "score")
+TENSORS = ("present", "recall")
+# the most numbers a perfect-recall tensor may hold: (max_game_length + 1)
+# rows of the observation vector
+MAX_RECALL_ENTRIES = 20_000_000
 UTILITIES = ("zero_sum", "constant_sum", "general_sum", "identical")
 UNBOUNDED = 1e9
 PARAMETERS = {"rulebook": "", "players": 0, "options": "", "returns": "outcome", "utility": "",
               "utility_sum": 0.0, "min_utility": 0.0, "max_utility": 0.0,
-              "max_game_length": 10_000}
+              "max_game_length": 10_000, "information_state_tensor": "present"}
 
 
 def register():
@@ -120,10 +132,13 @@ class _Moment:
     immutable; so what is worked out of it (views, vectors, legal ids) is
     kept, for the many calls OpenSpiel makes on one state."""
 
-    __slots__ = ("rules", "state", "seen", "moves", "memo")
+    __slots__ = ("rules", "state", "seen", "moves", "memo", "rows")
 
-    def __init__(self, rules, state, seen, moves):
+    def __init__(self, rules, state, seen, moves, rows=None):
         self.rules, self.state, self.seen, self.moves = rules, state, seen, moves
+        # with a perfect-recall tensor, each viewer's observation vectors so
+        # far, one linked list each as `seen`; None without
+        self.rows = rows
         self.memo = {}
 
     def __deepcopy__(self, memo):
@@ -131,13 +146,19 @@ class _Moment:
 
     def __reduce__(self):
         r = self.rules
+        rows = None if self.rows is None else [_texts(v) for v in self.rows]
         return (_moment_from_save, (r.rulebook, r.players, r.options,
                                     r.game.state_to_json(self.state),
-                                    [_texts(s) for s in self.seen], self.moves))
+                                    [_texts(s) for s in self.seen], self.moves, rows))
 
     def after(self, state, texts) -> "_Moment":
+        rows = self.rows
+        if rows is not None:
+            rows = tuple((chain, _vector(self.rules, state, viewer))
+                         for chain, viewer in zip(rows, _viewers(self.rules)))
         return _Moment(self.rules, state,
-                       tuple((seen, text) for seen, text in zip(self.seen, texts)), self.moves + 1)
+                       tuple((seen, text) for seen, text in zip(self.seen, texts)),
+                       self.moves + 1, rows)
 
     def kept(self, key, work):
         found = self.memo.get(key)
@@ -160,15 +181,32 @@ class _Moment:
             self.rules.game.state_to_json(self.state)["state"], separators=(",", ":")))
 
 
-def _moment_from_save(rulebook, players, options, save, seen, moves) -> _Moment:
+def _moment_from_save(rulebook, players, options, save, seen, moves, rows=None) -> _Moment:
     rules = load(rulebook, players, options)
+    return _Moment(rules, rules.game.state_from_json(save), _linked(seen), moves,
+                   None if rows is None else _linked(rows))
+
+
+def _linked(lists) -> tuple:
+    """One linked list (`(rest, last)`) of each list's items."""
     linked = []
-    for texts in seen:
+    for items in lists:
         chain = None
-        for text in texts:
-            chain = (chain, text)
+        for item in items:
+            chain = (chain, item)
         linked.append(chain)
-    return _Moment(rules, rules.game.state_from_json(save), tuple(linked), moves)
+    return tuple(linked)
+
+
+def _viewers(rules) -> tuple:
+    """The seats, then a spectator (None): whose strings and tensors a moment keeps."""
+    return (*range(rules.players), None)
+
+
+def _vector(rules, state, viewer):
+    import numpy as np
+
+    return np.asarray(rules.game.observation(state, viewer), np.float32)
 
 
 def _texts(chain) -> list:
@@ -195,8 +233,10 @@ def _parameters(params: dict) -> dict:
         raise OptionError(f"utility is one of {', '.join(UTILITIES)}, not '{given['utility']}'")
     if given["utility"] and given["returns"] != "score":
         raise OptionError("utility is declared only with returns=score",
-                          hint="the outcome's returns are zero-sum, or general-sum with a "
-                               "winners rule")
+                          hint="returns=outcome is zero-sum, returns=win_share constant-sum")
+    if given["information_state_tensor"] not in TENSORS:
+        raise OptionError(f"information_state_tensor is one of {', '.join(TENSORS)}, "
+                          f"not '{given['information_state_tensor']}'")
     given["options"] = options_text(parse_options(given["options"]))
     return given
 
@@ -215,12 +255,15 @@ def _classes():
             params = _parameters(params)
             rules = load(params["rulebook"], params["players"], params["options"])
             self.returns_kind = params["returns"]
+            alone = rules.players == 1
             if self.returns_kind == "outcome":
-                # zero-sum but for a victory of all, which a winners rule may
-                # name and a player alone always has
-                utility = (kind.Utility.GENERAL_SUM if rules.own_winners_rule or rules.players == 1
-                           else kind.Utility.ZERO_SUM)
-                low, high = -1.0, 1.0
+                # +1 shared by the winners, -1 by the others, 0 all round for
+                # a draw or a victory of all; a player alone has nobody to beat
+                utility = kind.Utility.GENERAL_SUM if alone else kind.Utility.ZERO_SUM
+                low, high = (0.0 if alone else -1.0), 1.0
+            elif self.returns_kind == "win_share":
+                utility = kind.Utility.GENERAL_SUM if alone else kind.Utility.CONSTANT_SUM
+                low, high = 0.0, 1.0
             else:
                 utility = getattr(kind.Utility, (params["utility"] or "general_sum").upper())
                 low, high = params["min_utility"], params["max_utility"]
@@ -232,7 +275,9 @@ def _classes():
                       else kind.ChanceMode.DETERMINISTIC)
             game_type = _game_type(pyspiel, chance, information, utility, rules.game.min_players,
                                    rules.game.max_players)
-            sums = {kind.Utility.ZERO_SUM: 0.0, kind.Utility.CONSTANT_SUM: params["utility_sum"]}
+            sums = {kind.Utility.ZERO_SUM: 0.0,
+                    kind.Utility.CONSTANT_SUM: (1.0 if self.returns_kind == "win_share"
+                                                else params["utility_sum"])}
             info = pyspiel.GameInfo(num_distinct_actions=rules.actions,
                                     max_chance_outcomes=rules.chance_outcomes,
                                     num_players=rules.players,
@@ -244,8 +289,18 @@ def _classes():
             self.utility = utility
             self.max_length = params["max_game_length"]
             self.low, self.high = low, high
+            self.recall = params["information_state_tensor"] == "recall"
+            width = len(rules.observation_names)
+            if self.recall and (self.max_length + 1) * width > MAX_RECALL_ENTRIES:
+                raise OptionError(
+                    f"a perfect-recall tensor of {self.max_length + 1} moments of "
+                    f"{width} numbers is more than {MAX_RECALL_ENTRIES:,} numbers",
+                    hint="give max_game_length the most moves a game of it takes")
             start = rules.new_game(seed=0, chance=True)
-            self.start = _Moment(rules, start, (None,) * (rules.players + 1), 0)
+            rows = None
+            if self.recall:
+                rows = tuple((None, _vector(rules, start, v)) for v in _viewers(rules))
+            self.start = _Moment(rules, start, (None,) * (rules.players + 1), 0, rows)
 
         def new_initial_state(self):
             return RulebookState(self)
@@ -254,7 +309,9 @@ def _classes():
             return (_game_from_string, (str(self),))
 
         def make_py_observer(self, iig_obs_type=None, params=None):
-            return RulebookObserver(self.rules, iig_obs_type, params)
+            recall = (self.max_length if self.recall and iig_obs_type is not None
+                      and iig_obs_type.perfect_recall else None)
+            return RulebookObserver(self.rules, iig_obs_type, params, recall)
 
     class RulebookState(pyspiel.State):
         """A moment of a game; OpenSpiel's state API over the engine's."""
@@ -311,7 +368,11 @@ def _classes():
             game = self.get_game()
             if game.returns_kind == "outcome":
                 return m.rules.outcome_rewards(outcome)
+            if game.returns_kind == "win_share":
+                return m.rules.win_shares(outcome)
             paid = m.rules.score_rewards(outcome)
+            if game.utility == kind.Utility.ZERO_SUM:
+                paid = centred(paid)
             _check_declared(game, paid)
             return paid
 
@@ -326,8 +387,12 @@ def _classes():
             state = sample_state(game, information_state(game, m.state, player), rng)
             public = m.seen[-1]
             seen = tuple(s if seat == player else public for seat, s in enumerate(m.seen[:-1]))
+            rows = m.rows
+            if rows is not None:
+                rows = tuple(r if seat == player else rows[-1] for seat, r in enumerate(rows[:-1]))
+                rows += (m.rows[-1],)
             other = self.get_game().new_initial_state()
-            other.moment = _Moment(m.rules, state, seen + (public,), m.moves)
+            other.moment = _Moment(m.rules, state, seen + (public,), m.moves, rows)
             return other
 
         def __reduce__(self):
@@ -339,9 +404,12 @@ def _classes():
     class RulebookObserver:
         """Strings and tensors of one viewer (the seat, or with no private
         information a spectator); with perfect recall, the string adds what
-        the viewer saw of every move."""
+        the viewer saw of every move, and with `information_state_tensor=
+        recall` (`recall`: the game's longest length) the tensor holds the
+        viewer's observation vector after every move so far, a row each,
+        the rows past the present zero."""
 
-        def __init__(self, rules, iig_obs_type, params):
+        def __init__(self, rules, iig_obs_type, params, recall=None):
             if params:
                 raise ValueError(f"observation parameters are not supported; passed {params}")
             private = (iig_obs_type.private_info if iig_obs_type is not None
@@ -353,12 +421,25 @@ def _classes():
             self.rules = rules
             self.own = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
             self.recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-            self.tensor = np.zeros(len(rules.observation_names), np.float32)
-            self.dict = {"observation": self.tensor}
+            width = len(rules.observation_names)
+            self.rows = recall
+            if recall is None:
+                self.tensor = np.zeros(width, np.float32)
+                self.dict = {"observation": self.tensor}
+            else:
+                self.tensor = np.zeros((recall + 1) * width, np.float32)
+                self.dict = {"history": self.tensor.reshape(recall + 1, width)}
 
         def set_from(self, state, player):
             m = state.moment
-            self.tensor[:] = m.vector(player if self.own else None)
+            viewer = player if self.own else None
+            if self.rows is None:
+                self.tensor[:] = m.vector(viewer)
+                return
+            history = self.dict["history"]
+            rows = _texts(m.rows[-1 if viewer is None else viewer])
+            history[:len(rows)] = rows
+            history[len(rows):] = 0.0
 
         def string_from(self, state, player):
             m = state.moment

@@ -1,25 +1,34 @@
-"""Any rulebook as a PettingZoo AEC environment.
+"""Any rulebook as a PettingZoo environment, AEC or parallel.
 
-`env(rulebook, players=2)` is the environment wrapped as PettingZoo's own
-classic games are (an illegal action ends the game, -1 to whoever took
-it; actions out of range and calls out of order are refused); `raw_env`
-is the class itself. Agents are `player_0` … `player_{N-1}`, seat by seat.
-Each observation is `{"observation": the engine's observation vector of
-that seat (float32), "action_mask": 1 per legal action id (int8)}`; the
-action space is `Discrete(size)` of the rulebook's fixed action ids.
+`env(rulebook, players=2)` is the AEC environment wrapped as PettingZoo's
+own classic games are (an illegal action ends the game, -1 to whoever
+took it; actions out of range and calls out of order are refused);
+`raw_env` is the class itself. Agents are `player_0` … `player_{N-1}`,
+seat by seat. The action space is `Discrete(size)` of the rulebook's fixed
+action ids. An observation is, with `observation="dict"` (the default),
+`{"observation": the engine's observation vector of that seat (float32),
+"action_mask": 1 per legal action id (int8)}`; with `observation="box"`
+it is the vector alone, a `Box`, and the mask is `infos[agent]
+["action_mask"]` (PettingZoo's other place for it), the form SuperSuit's
+wrappers take.
 
 One agent acts at a time: the first seat the engine waits for. At a
 simultaneous step (several players to move) the seats answer in seat
 order, and each sees only its own view, in which the others' picks stay
-hidden until all have chosen. Chance is the engine's own, seeded by
-`reset(seed=…)`: the same seed deals the same game. Rewards come once, at
-the end: the winners share +1 and the others -1 (see `rules.outcome_rewards`),
-or with `rewards="score"` each player's score (turned round under `lowest
-score wins`). A game still going after `max_decisions` decisions is
-truncated with no reward. `render()` is the table as the agent to move
-sees it (`render_mode="ansi"` returns the text, `"human"` prints it).
+hidden until all have chosen. `parallel_env` is the same game as a
+PettingZoo ParallelEnv: at every step each agent the engine waits for
+acts, all of them at once at a simultaneous step, and the others' actions
+are ignored (their masks are all 0). Chance is the engine's own, seeded
+by `reset(seed=…)`: the same seed deals the same game. Rewards come once,
+at the end: the winners share +1 and the others -1 (see
+`rules.outcome_rewards`), with `rewards="win_share"` the victory shared
+by the winners (adding up to 1), or with `rewards="score"` each player's
+score (turned round under `lowest score wins`). A game still going after
+`max_decisions` decisions is truncated with no reward. `render()` is the
+table as the agent to move sees it (`render_mode="ansi"` returns the
+text, `"human"` prints it).
 
-PettingZoo, Gymnasium and NumPy are imported when the class is first
+PettingZoo, Gymnasium and NumPy are imported when a class is first
 needed, so the package runs without them.
 """
 
@@ -30,25 +39,40 @@ from functools import lru_cache
 
 from .rules import load
 
-REWARDS = ("outcome", "score")
+REWARDS = ("outcome", "win_share", "score")
+OBSERVATIONS = ("dict", "box")
 
 
 def env(rulebook, players: int | None = None, render_mode: str | None = None, options=None,
-        rewards: str = "outcome", max_decisions: int = 10_000):
+        rewards: str = "outcome", max_decisions: int = 10_000, observation: str = "dict"):
     """The environment of a rulebook, wrapped as PettingZoo's classic games are."""
     from pettingzoo.utils import wrappers
 
     wrapped = _environment_class()(rulebook, players=players, render_mode=render_mode,
-                                   options=options, rewards=rewards, max_decisions=max_decisions)
+                                   options=options, rewards=rewards, max_decisions=max_decisions,
+                                   observation=observation)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
+def parallel_env(rulebook, players: int | None = None, render_mode: str | None = None,
+                 options=None, rewards: str = "outcome", max_decisions: int = 10_000,
+                 observation: str = "dict", illegal_reward: float = -1.0):
+    """The rulebook as a PettingZoo ParallelEnv (see the module): an illegal
+    action ends the game, `illegal_reward` to whoever took it and 0 to the
+    others, as `env`'s wrapper does."""
+    return _parallel_class()(rulebook, players=players, render_mode=render_mode,
+                             options=options, rewards=rewards, max_decisions=max_decisions,
+                             observation=observation, illegal_reward=illegal_reward)
+
+
 def __getattr__(name: str):
-    # the class derives from PettingZoo's, so it is made on first use
+    # the classes derive from PettingZoo's, so they are made on first use
     if name == "raw_env":
         return _environment_class()
+    if name == "raw_parallel_env":
+        return _parallel_class()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -56,10 +80,98 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
+class _Seats:
+    """What both environments share: the rules of one rulebook and player
+    count, the agents, the spaces, what each agent observes and the rewards
+    an end pays. `state` is the game now; None before the first reset."""
+
+    def __init__(self, rulebook, players, render_mode, options, rewards, max_decisions,
+                 observation, render_modes):
+        import numpy as np
+        from gymnasium import spaces
+
+        if render_mode is not None and render_mode not in render_modes:
+            raise ValueError(f"render_mode is one of {render_modes}, not {render_mode!r}")
+        if rewards not in REWARDS:
+            raise ValueError(f"rewards is one of {REWARDS}, not {rewards!r}")
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation is one of {OBSERVATIONS}, not {observation!r}")
+        self.rules = load(rulebook, players, options)
+        self.game = self.rules.game
+        self.reward_kind = rewards
+        self.boxed = observation == "box"
+        self.max_decisions = max_decisions
+        n = self.rules.players
+        self.agents = [agent_name(p) for p in range(n)]
+        self.seats = {a: p for p, a in enumerate(self.agents)}
+        size = self.rules.actions
+        width = len(self.rules.observation_names)
+        # the entries are counts, one-hots and the rulebook's numbers,
+        # which no declaration bounds
+        vector = spaces.Box(low=-np.inf, high=np.inf, shape=(width,), dtype=np.float32)
+        mask = spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8)
+        self.observation_spaces = {
+            a: vector if self.boxed else spaces.Dict({"observation": vector, "action_mask": mask})
+            for a in self.agents}
+        self.action_spaces = {a: spaces.Discrete(size) for a in self.agents}
+        self._seeds = random.Random()
+        self.state = None
+        self._none = np.zeros(size, np.int8)
+
+    def new_game(self, seed):
+        if seed is not None:
+            self._seeds.seed(seed)
+        self.state = self.rules.new_game(self._seeds.getrandbits(63))
+        return self.state
+
+    def to_move(self) -> list:
+        return [agent_name(p) for p in self.game.to_move(self.state)]
+
+    def mask(self, agent, movers=None):
+        """The agent's mask: all 0 unless it is to move (`movers`: the
+        agents the engine waits for; by default the first of them)."""
+        import numpy as np
+
+        seat = self.seats[agent]
+        if agent not in (movers if movers is not None else self.to_move()[:1]):
+            return self._none.copy()
+        return np.frombuffer(self.rules.space.mask(self.state, seat), dtype=np.int8).copy()
+
+    def observe(self, agent, movers=None):
+        import numpy as np
+
+        vector = np.asarray(self.game.observation(self.state, self.seats[agent]),
+                            dtype=np.float32)
+        if self.boxed:
+            return vector
+        return {"observation": vector, "action_mask": self.mask(agent, movers)}
+
+    def paid(self, outcome) -> list:
+        if self.reward_kind == "score":
+            return self.rules.score_rewards(outcome)
+        if self.reward_kind == "win_share":
+            return self.rules.win_shares(outcome)
+        return self.rules.outcome_rewards(outcome)
+
+    def render(self, agent, render_mode):
+        from gymnasium import logger
+
+        if render_mode is None:
+            logger.warn("render() was called without a render_mode "
+                        "(give render_mode='ansi' or 'human')")
+            return None
+        from ..terminal.render import TableView, render_to_text
+
+        view = self.game.view(self.state, self.seats[agent])
+        text = render_to_text(TableView(view, view.get("actions", ())))
+        if render_mode == "human":
+            print(text, end="")
+            return None
+        return text
+
+
 @lru_cache(maxsize=None)
 def _environment_class():
-    import numpy as np
-    from gymnasium import logger, spaces
     from pettingzoo import AECEnv
 
     class RulebookEnv(AECEnv):
@@ -70,35 +182,29 @@ def _environment_class():
 
         def __init__(self, rulebook, players: int | None = None,
                      render_mode: str | None = None, options=None,
-                     rewards: str = "outcome", max_decisions: int = 10_000):
+                     rewards: str = "outcome", max_decisions: int = 10_000,
+                     observation: str = "dict"):
             super().__init__()
-            if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-                raise ValueError(f"render_mode is one of {self.metadata['render_modes']}, "
-                                 f"not {render_mode!r}")
-            if rewards not in REWARDS:
-                raise ValueError(f"rewards is one of {REWARDS}, not {rewards!r}")
-            self.rules = load(rulebook, players, options)
+            self.table = _Seats(rulebook, players, render_mode, options, rewards, max_decisions,
+                                observation, self.metadata["render_modes"])
+            self.rules = self.table.rules
             self.game = self.rules.game
             self.render_mode = render_mode
             self.reward_kind = rewards
             self.max_decisions = max_decisions
             self.metadata = {**self.metadata, "name": _slug(self.game.name) + "_v0"}
-            n = self.rules.players
-            self.possible_agents = [agent_name(p) for p in range(n)]
-            self.seats = {a: p for p, a in enumerate(self.possible_agents)}
-            size = self.rules.actions
-            width = len(self.rules.observation_names)
-            # the entries are counts, one-hots and the rulebook's numbers,
-            # which no declaration bounds
-            self.observation_spaces = {
-                a: spaces.Dict({
-                    "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(width,),
-                                              dtype=np.float32),
-                    "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
-                }) for a in self.possible_agents}
-            self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
-            self._seeds = random.Random()
-            self.game_state = None
+            self.possible_agents = self.table.agents[:]
+            self.seats = self.table.seats
+            self.observation_spaces = self.table.observation_spaces
+            self.action_spaces = self.table.action_spaces
+
+        @property
+        def game_state(self):
+            return self.table.state
+
+        @game_state.setter
+        def game_state(self, state):
+            self.table.state = state
 
         def observation_space(self, agent):
             return self.observation_spaces[agent]
@@ -109,24 +215,29 @@ def _environment_class():
         def reset(self, seed=None, options=None):
             # `options` of a reset are PettingZoo's; the rulebook's are given
             # to the constructor, since they change the rules
-            if seed is not None:
-                self._seeds.seed(seed)
-            self.game_state = self.rules.new_game(self._seeds.getrandbits(63))
+            self.table.new_game(seed)
             self.agents = self.possible_agents[:]
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
             self.terminations = dict.fromkeys(self.agents, False)
             self.truncations = dict.fromkeys(self.agents, False)
-            self.infos = {a: {} for a in self.agents}
-            self.agent_selection = agent_name(self.game.to_move(self.game_state)[0])
+            self.agent_selection = self.table.to_move()[0]
+            self.infos = self._infos()
+
+        def _infos(self) -> dict:
+            # in the box form the mask travels in the infos, the mover's own
+            if not self.table.boxed:
+                return {a: {} for a in self.agents}
+            return {a: {"action_mask": self.table.mask(a, [self.agent_selection])}
+                    for a in self.agents}
+
+        def action_mask(self, agent):
+            """1 per legal action id of the agent (all 0 unless it is to move)."""
+            return self.table.mask(agent, [self.agent_selection])
 
         def observe(self, agent):
-            seat = self.seats[agent]
-            state = self.game_state
             # the mask is all 0 but for the agent to move
-            return {"observation": np.asarray(self.game.observation(state, seat), dtype=np.float32),
-                    "action_mask": np.frombuffer(self.rules.space.mask(state, seat),
-                                                 dtype=np.int8).copy()}
+            return self.table.observe(agent, [self.agent_selection])
 
         def step(self, action):
             agent = self.agent_selection
@@ -140,40 +251,136 @@ def _environment_class():
             self._clear_rewards()
             outcome = self.game.outcome(self.game_state)
             if outcome is not None:
-                paid = (self.rules.score_rewards(outcome) if self.reward_kind == "score"
-                        else self.rules.outcome_rewards(outcome))
+                paid = self.table.paid(outcome)
                 for a in self.agents:
                     self.rewards[a] = paid[self.seats[a]]
                     self.terminations[a] = True
-                    self.infos[a] = {"outcome": outcome.to_json()}
                 self.agent_selection = self.agents[0]
+                self.infos = {a: {"outcome": outcome.to_json()} for a in self.agents}
+                if self.table.boxed:
+                    for a in self.agents:
+                        self.infos[a]["action_mask"] = self.table._none.copy()
             else:
                 if self.game_state.decisions >= self.max_decisions:
                     self.truncations = dict.fromkeys(self.agents, True)
                     self.agent_selection = self.agents[0]
                 else:
-                    self.agent_selection = agent_name(self.game.to_move(self.game_state)[0])
+                    self.agent_selection = self.table.to_move()[0]
+                self.infos = self._infos()
             self._accumulate_rewards()
 
         def render(self):
-            if self.render_mode is None:
-                logger.warn("render() was called without a render_mode "
-                            "(give render_mode='ansi' or 'human')")
-                return None
-            from ..terminal.render import TableView, render_to_text
-
-            seat = self.seats[self.agent_selection]
-            view = self.game.view(self.game_state, seat)
-            text = render_to_text(TableView(view, view.get("actions", ())))
-            if self.render_mode == "human":
-                print(text, end="")
-                return None
-            return text
+            return self.table.render(self.agent_selection, self.render_mode)
 
         def close(self):
             pass
 
     return RulebookEnv
+
+
+@lru_cache(maxsize=None)
+def _parallel_class():
+    from pettingzoo import ParallelEnv
+
+    class RulebookParallelEnv(ParallelEnv):
+        """A rulebook as a PettingZoo ParallelEnv (see the module)."""
+
+        metadata = {"render_modes": ["ansi", "human"], "name": "rulebook_v0"}
+
+        def __init__(self, rulebook, players: int | None = None,
+                     render_mode: str | None = None, options=None,
+                     rewards: str = "outcome", max_decisions: int = 10_000,
+                     observation: str = "dict", illegal_reward: float = -1.0):
+            self.table = _Seats(rulebook, players, render_mode, options, rewards, max_decisions,
+                                observation, self.metadata["render_modes"])
+            self.rules = self.table.rules
+            self.game = self.rules.game
+            self.render_mode = render_mode
+            self.illegal_reward = illegal_reward
+            self.metadata = {**self.metadata, "name": _slug(self.game.name) + "_v0"}
+            self.possible_agents = self.table.agents[:]
+            self.agents = []
+            self.seats = self.table.seats
+            self.observation_spaces = self.table.observation_spaces
+            self.action_spaces = self.table.action_spaces
+
+        @property
+        def game_state(self):
+            return self.table.state
+
+        def observation_space(self, agent):
+            return self.observation_spaces[agent]
+
+        def action_space(self, agent):
+            return self.action_spaces[agent]
+
+        def movers(self) -> list:
+            """The agents whose actions the next step takes: all the engine waits for."""
+            return [] if self.game_state.over else self.table.to_move()
+
+        def action_mask(self, agent):
+            return self.table.mask(agent, self.movers())
+
+        def _seen(self, extra=None) -> tuple:
+            movers = self.movers()
+            observations = {a: self.table.observe(a, movers) for a in self.agents}
+            infos = {a: dict(extra or {}) for a in self.agents}
+            if self.table.boxed:
+                for a in self.agents:
+                    infos[a]["action_mask"] = self.table.mask(a, movers)
+            return observations, infos
+
+        def reset(self, seed=None, options=None):
+            self.table.new_game(seed)
+            self.agents = self.possible_agents[:]
+            return self._seen()
+
+        def step(self, actions):
+            table = self.table
+            movers = self.movers()
+            missing = [a for a in movers if a not in actions]
+            if missing:
+                raise ValueError(f"no action for {', '.join(missing)}, whom the game waits for")
+            rewards = dict.fromkeys(self.agents, 0.0)
+            ended = truncated = False
+            extra = {}
+            for agent in movers:
+                seat = self.seats[agent]
+                action = int(actions[agent])
+                if not 0 <= action < self.rules.actions or not table.mask(agent, [agent])[action]:
+                    rewards[agent] = float(self.illegal_reward)
+                    ended, extra = True, {"illegal": agent}
+                    break
+                chosen = self.rules.action(seat, action, table.state)
+                table.state = self.game.apply(table.state, chosen)
+            outcome = None if ended else self.game.outcome(table.state)
+            if outcome is not None:
+                paid = table.paid(outcome)
+                rewards = {a: paid[self.seats[a]] for a in self.agents}
+                ended, extra = True, {"outcome": outcome.to_json()}
+            elif not ended and table.state.decisions >= table.max_decisions:
+                truncated = True
+            terminations = dict.fromkeys(self.agents, ended)
+            truncations = dict.fromkeys(self.agents, truncated)
+            if ended or truncated:
+                observations = {a: table.observe(a, []) for a in self.agents}
+                infos = {a: dict(extra) for a in self.agents}
+                if table.boxed:
+                    for a in self.agents:
+                        infos[a]["action_mask"] = table._none.copy()
+                self.agents = []
+            else:
+                observations, infos = self._seen()
+            return observations, rewards, terminations, truncations, infos
+
+        def render(self):
+            movers = self.movers() or self.possible_agents
+            return self.table.render(movers[0], self.render_mode)
+
+        def close(self):
+            pass
+
+    return RulebookParallelEnv
 
 
 def _slug(title: str) -> str:

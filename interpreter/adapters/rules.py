@@ -128,8 +128,6 @@ class Rules:
         self.observation_names = game.observation_spec(n).names
         self.perfect_information = (all(z["visibility"] == "public" for z in game.ir["zones"])
                                     and not _hides(game.ir))
-        # a `winners` rule may name every player: a victory of all, worth +1 each
-        self.own_winners_rule = game.ir["scoring"].get("winners") is not None
         program = game.program(n)
         self.draws = any(stmt.chance for stmt in program.machine.stmts)
         # a chance node picks a card of a shuffled zone, or a value of a
@@ -171,6 +169,9 @@ class Rules:
     def outcome_rewards(self, outcome) -> list:
         return outcome_rewards(outcome, self.players)
 
+    def win_shares(self, outcome) -> list:
+        return win_shares(outcome, self.players)
+
     def score_rewards(self, outcome) -> list:
         """Each player's score, turned round under `lowest score wins` so
         that more is better."""
@@ -200,15 +201,33 @@ class Rules:
 
 def outcome_rewards(outcome, n: int) -> list:
     """The rewards of an outcome, zero-sum: the k winners share +1 (1/k each)
-    and the n-k others share -1; a draw pays 0 to all, and a victory of
-    every player (a `winners` rule naming them all) +1 to each."""
-    if outcome.draw:
-        return [0.0] * n
+    and the n-k others share -1. A draw pays 0 to all, and so does a victory
+    of every player (a `winners` rule naming them all): with nobody beaten
+    it is a tie. A player alone gets +1 for a victory and 0 without one."""
+    if n == 1:
+        return [0.0 if outcome.draw else 1.0]
     winners = set(outcome.winners)
     k = len(winners)
-    if k == n:
-        return [1.0] * n
+    if outcome.draw or k in (0, n):
+        return [0.0] * n
     return [1.0 / k if p in winners else -1.0 / (n - k) for p in range(n)]
+
+
+def win_shares(outcome, n: int) -> list:
+    """The win shares of an outcome, adding up to 1: the k winners share the
+    victory (1/k each) and the others get 0; a draw shares it among all.
+    The figure `simulate` counts as a seat's wins."""
+    winners = set(outcome.winners)
+    if outcome.draw or not winners:
+        return [1.0 / n] * n
+    return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
+
+
+def centred(scores) -> list:
+    """Each score less the mean of all: the scores' differences, adding up
+    to zero (two players' scores 7 and 4 pay +1.5 and -1.5)."""
+    mean = sum(scores) / len(scores)
+    return [s - mean for s in scores]
 
 
 def _hides(node) -> bool:

@@ -240,3 +240,178 @@ def test_a_resampled_state_is_one_the_player_cannot_tell_apart(name, players):
             differed |= str(other) != str(state)
             state.apply_action(rng.choice(state.legal_actions()))
     assert differed
+
+
+# -- utilities: zero-sum, constant-sum, centred scores -------------------------
+
+TIC_TAC_TOE = str(Path(__file__).resolve().parent / "games" / "tic-tac-toe.rules")
+
+
+def _ends(game, games=30, seed=0):
+    """The returns at the end of random games."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        yield state.returns()
+
+
+@pytest.mark.parametrize("name,players", [(TIC_TAC_TOE, 2), ("hanamikoji", 2), ("hearts", 4),
+                                          ("festival-of-lights", 3)])
+def test_win_lose_draw_is_zero_sum_with_or_without_a_winners_rule(name, players):
+    """Tic-tac-toe and Hanamikoji name their winners with a `winners` rule;
+    a victory of all would be a tie, so the outcome is zero-sum still."""
+    game = openspiel.load_game(name, players=players)
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    for returns in _ends(game, games=10 if players > 2 else 30):
+        assert abs(sum(returns)) < 1e-9
+        if players == 2:
+            assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+@pytest.mark.parametrize("name,players", [("hanamikoji", 2), ("hearts", 4)])
+def test_win_shares_are_constant_sum(name, players):
+    game = openspiel.load_game(name, players=players, returns="win_share")
+    assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    assert game.utility_sum() == 1.0
+    for returns in _ends(game, games=5):
+        assert abs(sum(returns) - 1.0) < 1e-9 and all(0 <= r <= 1 for r in returns)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_zero_sum_scores_are_the_scores_less_their_mean():
+    """`returns=score, utility=zero_sum` is accepted on any rulebook: the
+    returns are the scores' differences, and scores that add up to zero
+    (Kuhn poker's chips) are paid as they are."""
+    game = openspiel.load_game(TIC_TAC_TOE, returns="score", utility="zero_sum")
+    for returns in _ends(game):
+        assert sorted(returns) in ([-0.5, 0.5], [0.0, 0.0])
+    poker = openspiel.load_game("kuhn-poker", returns="score", utility="zero_sum")
+    state = poker.new_initial_state()
+    for action in (0, 0, 0, 0):           # the deck dealt; both check
+        state.apply_action(action)
+    assert state.is_terminal()
+    outcome = poker.rules.game.outcome(state.moment.state)
+    assert state.returns() == [float(s) for s in outcome.scores]
+
+
+def test_alpha_beta_solves_tic_tac_toe_as_a_draw():
+    minimax = pytest.importorskip("open_spiel.python.algorithms.minimax")
+    game = openspiel.load_game(TIC_TAC_TOE)
+    kind = pyspiel.GameType
+    assert game.get_type().information == kind.Information.PERFECT_INFORMATION
+    assert game.get_type().chance_mode == kind.ChanceMode.DETERMINISTIC
+    value, _ = minimax.alpha_beta_search(game)
+    assert value == 0.0
+    # from a corner opening answered on an edge, the first player wins
+    state = game.new_initial_state()
+    for cell in ("place (0,0)", "place (1,0)"):
+        state.apply_action(next(a for a in state.legal_actions()
+                                if state.action_to_string(a) == cell))
+    assert minimax.alpha_beta_search(game, state=state)[0] == 1.0
+
+
+# -- the perfect-recall information-state tensor ------------------------------
+
+def _histories(game, state=None, depth=4):
+    """Every state of a game down to `depth` moves, depth first."""
+    state = state or game.new_initial_state()
+    yield state
+    if state.is_terminal() or depth == 0:
+        return
+    moves = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+             else state.legal_actions())
+    for action in moves:
+        yield from _histories(game, state.child(action), depth - 1)
+
+
+def test_the_recall_tensor_tells_apart_every_information_state():
+    """In tic-tac-toe the present board leaves out the order of the marks;
+    with `information_state_tensor=recall` two states have the same tensor
+    for a player exactly when they have the same information state string
+    (the moves in order), and its rows are the player's observation after
+    each move so far."""
+    present = openspiel.load_game(TIC_TAC_TOE)
+    recall = openspiel.load_game(TIC_TAC_TOE, information_state_tensor="recall",
+                                 max_game_length=9)
+    width = present.observation_tensor_size()
+    assert recall.information_state_tensor_shape() == [10, width]
+    assert present.information_state_tensor_shape() == [width]
+    for game, injective in ((recall, True), (present, False)):
+        for player in (0, 1):
+            tensors = {}
+            clash = False
+            for state in _histories(game):
+                text = state.information_state_string(player)
+                key = tuple(state.information_state_tensor(player))
+                clash |= tensors.setdefault(key, text) != text
+            assert clash is not injective
+
+
+def test_the_recall_tensor_rows_are_the_observations_so_far():
+    game = openspiel.load_game("kuhn-poker", information_state_tensor="recall",
+                               max_game_length=8)
+    width = game.observation_tensor_size()
+    state = game.new_initial_state()
+    rows = [state.observation_tensor(0)]
+    for action in (0, 1, 0, 1):             # the deck dealt; P0 checks, P1 bets
+        state.apply_action(action)
+        rows.append(state.observation_tensor(0))
+    tensor = np.asarray(state.information_state_tensor(0)).reshape(9, width)
+    assert np.array_equal(tensor[:len(rows)], np.asarray(rows))
+    assert not tensor[len(rows):].any()
+
+
+def test_the_recall_tensor_survives_serializing_pickling_and_resampling():
+    game = openspiel.load_game("hanamikoji", information_state_tensor="recall",
+                               max_game_length=120)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    for _ in range(30):
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    player = state.current_player()
+    tensor = state.information_state_tensor(player)
+    assert pickle.loads(pickle.dumps(state)).information_state_tensor(player) == tensor
+    assert game.deserialize_state(state.serialize()).information_state_tensor(player) == tensor
+    assert openspiel.resampler(2)(state, player).information_state_tensor(player) == tensor
+
+
+def test_a_recall_tensor_too_large_is_refused():
+    with pytest.raises(RulebookError, match="max_game_length"):
+        openspiel.load_game("samurai", information_state_tensor="recall")
+    with pytest.raises(RulebookError, match="present, recall"):
+        openspiel.load_game("kalah", information_state_tensor="past")
+
+
+def test_deep_cfr_learns_on_the_recall_tensor():
+    """OpenSpiel's PyTorch Deep CFR, which reads information states as
+    tensors, learns on the rulebook Kuhn poker: after 3 iterations its
+    policy is less exploitable than playing at random (0.458)."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("tree")
+    deep_cfr = pytest.importorskip("open_spiel.python.pytorch.deep_cfr")
+    from open_spiel.python import policy
+    from open_spiel.python.algorithms import exploitability
+
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    game = openspiel.load_game("kuhn-poker", returns="score", utility="zero_sum",
+                               min_utility=-2.0, max_utility=2.0,
+                               information_state_tensor="recall", max_game_length=8)
+    solver = deep_cfr.DeepCFRSolver(game, policy_network_layers=(16,),
+                                    advantage_network_layers=(16,), num_iterations=3,
+                                    num_traversals=16, learning_rate=1e-3,
+                                    batch_size_advantage=None, batch_size_strategy=None,
+                                    memory_capacity=int(1e6), seed=0)
+    solver.solve()
+    learned = policy.tabular_policy_from_callable(game, solver.action_probabilities)
+    uniform = exploitability.exploitability(game, policy.UniformRandomPolicy(game))
+    assert exploitability.exploitability(game, learned) < uniform - 0.05

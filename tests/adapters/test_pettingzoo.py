@@ -128,6 +128,7 @@ def test_score_rewards_are_the_scores():
 @pytest.mark.parametrize("winners,draw,expected", [
     ((0,), False, [1.0, -1.0]),
     ((0, 1), True, [0.0, 0.0]),
+    ((0, 1), False, [0.0, 0.0]),      # a winners rule naming both: a tie
     ((), True, [0.0, 0.0]),
 ])
 def test_outcome_rewards_of_two(winners, draw, expected):
@@ -146,8 +147,8 @@ def test_outcome_rewards_of_four_are_zero_sum():
     assert outcome_rewards(o, 4) == [-1 / 3, 1.0, -1 / 3, -1 / 3]
     o.winners = (0, 2)
     assert outcome_rewards(o, 4) == [0.5, -0.5, 0.5, -0.5]
-    o.winners = (0, 1, 2, 3)     # a winners rule naming every player
-    assert outcome_rewards(o, 4) == [1.0] * 4
+    o.winners = (0, 1, 2, 3)     # a winners rule naming every player: nobody beaten
+    assert outcome_rewards(o, 4) == [0.0] * 4
 
 
 @pytest.mark.parametrize("name,players", [("hearts", 4), ("festival-of-lights", 3)])
@@ -218,3 +219,135 @@ def test_options_and_player_counts_are_the_rulebook_own():
     assert len(env.possible_agents) == 3
     with pytest.raises(ValueError):
         zoo.raw_env("kalah", players=3)
+
+
+# -- the box form, the parallel environment, SuperSuit -------------------------
+
+ROCK_PAPER_SCISSORS = str(Path(__file__).resolve().parent / "games" / "rock-paper-scissors.rules")
+BOXED = [("hanamikoji", 2), ("festival-of-lights", 3), ("kuhn-poker", 2), ("hearts", 4)]
+
+
+@pytest.mark.parametrize("name,players", BOXED)
+def test_the_box_form_passes_the_api_and_seed_tests(name, players):
+    api_test(zoo.env(name, players=players, observation="box"), num_cycles=CYCLES)
+    seed_test(lambda: zoo.env(name, players=players, observation="box"), num_cycles=CYCLES)
+
+
+def test_the_box_form_observes_the_vector_and_keeps_the_mask_in_the_infos():
+    boxed, plain = zoo.raw_env("hanamikoji", observation="box"), zoo.raw_env("hanamikoji")
+    boxed.reset(seed=3)
+    plain.reset(seed=3)
+    for _ in range(6):
+        agent = plain.agent_selection
+        assert boxed.agent_selection == agent
+        both = plain.observe(agent)
+        assert boxed.observation_space(agent).contains(boxed.observe(agent))
+        assert np.array_equal(boxed.observe(agent), both["observation"])
+        assert np.array_equal(boxed.infos[agent]["action_mask"], both["action_mask"])
+        assert np.array_equal(boxed.action_mask(agent), both["action_mask"])
+        other = next(a for a in boxed.agents if a != agent)
+        assert not boxed.infos[other]["action_mask"].any()
+        action = int(np.flatnonzero(both["action_mask"])[-1])
+        boxed.step(action)
+        plain.step(action)
+
+
+def test_an_illegal_action_in_the_box_form_ends_the_game_with_minus_one():
+    env = zoo.env("kuhn-poker", observation="box")
+    env.reset(seed=0)
+    agent = env.agent_selection
+    env.last()
+    env.step(int(np.flatnonzero(env.infos[agent]["action_mask"] == 0)[0]))
+    assert all(env.terminations.values())
+    assert env._cumulative_rewards[agent] == -1
+
+
+@pytest.mark.parametrize("name,players,observation", [
+    (ROCK_PAPER_SCISSORS, 2, "dict"), ("festival-of-lights", 3, "dict"),
+    ("kuhn-poker", 2, "box"), ("hanamikoji", 2, "dict")])
+def test_the_parallel_env_passes_the_parallel_api_and_seed_tests(name, players, observation):
+    from pettingzoo.test import parallel_api_test, parallel_seed_test
+
+    parallel_api_test(zoo.parallel_env(name, players=players, observation=observation),
+                      num_cycles=CYCLES)
+    parallel_seed_test(lambda: zoo.parallel_env(name, players=players, observation=observation))
+
+
+def _parallel_game(env, seed, pick=lambda mask: int(np.flatnonzero(mask)[0])):
+    """The steps of one parallel game: (the agents who had a legal action, rewards)."""
+    observations, infos = env.reset(seed=seed)
+    steps = []
+    while env.agents:
+        masks = {a: observations[a]["action_mask"] for a in env.agents}
+        movers = [a for a in env.agents if masks[a].any()]
+        assert movers == env.movers()
+        actions = {a: pick(masks[a]) if masks[a].any() else 0 for a in env.agents}
+        observations, rewards, terms, truncs, infos = env.step(actions)
+        steps.append((movers, rewards))
+    return steps, infos
+
+
+def test_a_simultaneous_step_is_one_parallel_step():
+    """Rock, paper, scissors: both throw at every step, three steps in all;
+    Festival of Lights: every player picks a card at once."""
+    steps, infos = _parallel_game(zoo.parallel_env(ROCK_PAPER_SCISSORS), 0)
+    assert [movers for movers, _ in steps] == [["player_0", "player_1"]] * 3
+    winners = infos["player_0"]["outcome"]["winners"]
+    assert sum(steps[-1][1].values()) == 0 and (steps[-1][1]["player_0"] > 0) == (winners == [0])
+    env = zoo.parallel_env("festival-of-lights", players=3)
+    env.reset(seed=1)
+    while len(env.movers()) < 3:
+        env.step({a: int(np.flatnonzero(env.action_mask(a))[0]) if env.action_mask(a).any() else 0
+                  for a in env.agents})
+    before = env.game_state.decisions
+    env.step({a: int(np.flatnonzero(env.action_mask(a))[0]) for a in env.agents})
+    assert env.game_state.decisions == before + 3
+
+
+def test_in_a_parallel_step_the_actions_of_those_not_to_move_are_ignored():
+    """Kuhn poker is played one seat at a time: whatever the other seat
+    sends, the game is the same."""
+    def play(filler):
+        env = zoo.parallel_env("kuhn-poker")
+        observations, _ = env.reset(seed=4)
+        while env.agents:
+            actions = {}
+            for a in env.agents:
+                mask = observations[a]["action_mask"]
+                actions[a] = int(np.flatnonzero(mask)[-1]) if mask.any() else filler
+            observations, *_ = env.step(actions)
+        return env.game.state_to_json(env.game_state)["state"]
+    assert play(0) == play(1)
+
+
+def test_an_illegal_action_in_a_parallel_step_ends_the_game():
+    env = zoo.parallel_env(ROCK_PAPER_SCISSORS, illegal_reward=-2)
+    env.reset(seed=0)
+    legal = int(np.flatnonzero(env.action_mask("player_0"))[0])
+    illegal = env.rules.actions           # every sign is legal: an id past them all
+    _, rewards, terms, _, infos = env.step({"player_0": legal, "player_1": illegal})
+    assert rewards == {"player_0": 0.0, "player_1": -2.0}
+    assert all(terms.values()) and infos["player_1"]["illegal"] == "player_1"
+    assert env.agents == []
+    with pytest.raises(ValueError, match="no action for player_1"):
+        env.reset(seed=0)
+        env.step({"player_0": legal})
+
+
+def test_supersuit_wraps_the_box_form_and_makes_a_vector_env():
+    ss = pytest.importorskip("supersuit")
+    stacked = ss.frame_stack_v1(zoo.env("kuhn-poker", observation="box"), 3)
+    api_test(stacked, num_cycles=CYCLES)
+    assert stacked.observation_space("player_0").shape == (3 * len(
+        zoo.raw_env("kuhn-poker").rules.observation_names),)
+    vec = ss.pettingzoo_env_to_vec_env_v1(zoo.parallel_env(ROCK_PAPER_SCISSORS, observation="box"))
+    vec = ss.concat_vec_envs_v1(vec, 2, num_cpus=0, base_class="gymnasium")
+    observations, infos = vec.reset(seed=0)
+    assert observations.shape == (4, vec.observation_space.shape[0])     # 2 games x 2 seats
+    ended = 0
+    for _ in range(9):          # three throws a game: every game ends, and starts again
+        actions = np.array([int(np.flatnonzero(i["action_mask"])[0]) for i in infos])
+        observations, rewards, terminations, truncations, infos = vec.step(actions)
+        ended += int(terminations.sum())
+        assert rewards.sum() == 0
+    assert ended == 12
