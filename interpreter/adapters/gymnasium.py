@@ -56,7 +56,7 @@ def env(rulebook, players: int | None = None, seat=0, opponents="random", option
 
 def register() -> str:
     """Registers the environment with Gymnasium (once), as `rulebook/Rulebook-v0`:
-    `gymnasium.make("rulebook/Rulebook-v0", rulebook="kuhn-poker")`."""
+    `gymnasium.make("rulebook/Rulebook-v0", rulebook=NAME_OR_PATH)`."""
     import gymnasium
 
     if ID not in gymnasium.registry:
