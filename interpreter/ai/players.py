@@ -8,8 +8,10 @@ from the view's information state with `information.sample_state`
 hidden cards: permuting what the player cannot see changes nothing they
 compute.
 
-Kinds: ``random``; ``greedy`` (one-step look-ahead on the rulebook's own
-score, in its direction: higher, or lower for 'lowest score wins');
+Kinds: ``random``; ``greedy`` (one-step look-ahead on the rulebook's
+``estimate = …`` where it declares one, else on the score the end-of-game
+scoring would give if the game ended there; in the score's direction:
+higher, or lower for 'lowest score wins');
 ``mcts`` (UCT with random playouts, for perfect information);
 ``ismcts`` (single-observer information-set MCTS with a fresh
 determinization per iteration). Budgets are iterations per move and,
@@ -60,27 +62,34 @@ def _rewards(game, state) -> list:
     return rewards
 
 
-def _margin(game, state, player) -> float:
-    """How far the player's score is ahead of the best other score, in the
-    rulebook's direction: under 'lowest score wins' being below is ahead."""
+def _margin(game, state, player, estimate: bool = True) -> float:
+    """How far the player's standing is ahead of the best other one, in the
+    rulebook's direction (under 'lowest score wins' being below is ahead).
+    The standing is `game.estimate`: the rulebook's `estimate = …` before
+    the end where it declares one, else the score the end-of-game scoring
+    gives if the game ended now; with `estimate` false, always the latter."""
     sign = -1 if game.lowest_wins else 1
-    scores = [sign * v for v in game.scores(state)]
+    scores = [sign * v for v in (game.estimate(state) if estimate else game.scores(state))]
     others = [v for p, v in enumerate(scores) if p != player]
     return scores[player] - (max(others) if others else 0)
 
 
 class GreedyPlayer:
-    """Picks the action whose immediate result best improves its score
-    margin (its score minus the best other score, turned round where the
-    lowest score wins), averaged over a few determinizations; a win counts
-    above any margin. Ties are broken at random."""
+    """Picks the action whose immediate result best improves its margin
+    (its estimate minus the best other estimate, turned round where the
+    lowest score wins: see `_margin`), averaged over a few determinizations
+    of its view; a win counts above any margin. Ties are broken at random.
+    A rulebook whose score counts only what the end settles (a penalty for
+    every building still in reserve) reads as a loss at every step that
+    pays later: its designer's `estimate` says what such a step is worth."""
 
     kind = "greedy"
     uses_view = True
 
-    def __init__(self, seed: int = 0, samples: int = 4):
+    def __init__(self, seed: int = 0, samples: int = 4, estimate: bool = True):
         self.rng = random.Random(seed)
         self.samples = samples
+        self.estimate = estimate      # false: the end-of-game score even where an estimate is declared
 
     def act(self, game, view, actions):
         if len(actions) == 1:
@@ -91,7 +100,7 @@ class GreedyPlayer:
             state = sample_state(game, view["info"], self.rng)
             for i, a in enumerate(actions):
                 after = game.apply(state, a)
-                value = _margin(game, after, me)
+                value = _margin(game, after, me, self.estimate)
                 if game.outcome(after) is not None:
                     value += 1000.0 * (_reward(game, after, me) - 0.5)
                 totals[i] += value
@@ -248,7 +257,8 @@ def make_player(kind: str, seed: int = 0, **options):
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "greedy":
-        return GreedyPlayer(seed, **{k: v for k, v in options.items() if k == "samples"})
+        return GreedyPlayer(seed, **{k: v for k, v in options.items()
+                                     if k in ("samples", "estimate")})
     if kind in ("mcts", "ismcts"):
         cls = MCTSPlayer if kind == "mcts" else ISMCTSPlayer
         return cls(seed, **{k: v for k, v in options.items()
