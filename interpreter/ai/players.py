@@ -252,8 +252,40 @@ class MCTSPlayer(ISMCTSPlayer):
     kind = "mcts"
 
 
+# The kinds that take a budget of search iterations per move (`mcts:500`).
+SEARCHING = ("mcts", "ismcts")
+
+
+def player_spec(text: str) -> tuple:
+    """(kind, options) of a player written `KIND` or `KIND:ITERATIONS`
+    (`mcts:200`: 200 search iterations per move), the one place this syntax
+    is read; an unknown kind is `command/unknown-ai`, a budget that is no
+    whole number of at least 1, or one given to a kind that does not search,
+    `command/ai-budget`."""
+    kind, colon, budget = text.strip().partition(":")
+    if kind not in KINDS:
+        raise CommandError(f"unknown AI kind '{kind}'", hint="choose one of " + ", ".join(KINDS)
+                           + "; a search budget is written mcts:200",
+                           code="command/unknown-ai")
+    if not colon:
+        return kind, {}
+    if kind not in SEARCHING:
+        raise CommandError(f"'{text}': {kind} takes no budget",
+                           hint="only " + " and ".join(SEARCHING) + " search: mcts:200",
+                           code="command/ai-budget")
+    if not budget.isdigit() or int(budget) < 1:
+        raise CommandError(f"'{text}': the budget is search iterations per move, a whole "
+                           f"number of at least 1", hint=f"e.g. {kind}:200",
+                           code="command/ai-budget")
+    return kind, {"iterations": int(budget)}
+
+
 def make_player(kind: str, seed: int = 0, **options):
-    """A player by kind name; `options` e.g. iterations=, seconds=."""
+    """A player by kind name, or `KIND:ITERATIONS` (`player_spec`: its budget
+    goes before `options`); `options` e.g. iterations=, seconds=."""
+    if ":" in kind:
+        kind, budget = player_spec(kind)
+        options = {**options, **budget}
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "greedy":

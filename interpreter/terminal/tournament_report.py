@@ -1,0 +1,50 @@
+"""A tournament's report drawn at the terminal: the Elo table and the matrix
+of pairwise scores. The figures are `simulation.tournament.report`'s; this
+module only lays them out. Entrants' names are the command line's own
+(`mcts:200`), printed as text, never read as markup."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .reports import say
+
+
+def _elo(x: float) -> str:
+    return f"{x:+.0f}" if round(x) != 0 else "0"
+
+
+def _share(x) -> str:
+    return "–" if x is None else f"{x:.1%}"
+
+
+def print_tournament(report: dict, console: Console, title: str) -> None:
+    pairs = len(report["pairs"])
+    say(console, f"{title}: {len(report['entrants'])} entrants, {report['players']} players, "
+                 f"{report['games_per_pair']} games per pair ({pairs} pairs, each deal played "
+                 f"from both sides), seed {report['seed']}")
+    table = Table("rank", "entrant", "Elo", "95% interval", "games", "wins", "draws", "losses",
+                  "score", title_justify="left")
+    for rank, row in enumerate(report["ratings"], start=1):
+        low, high = row["interval"]
+        table.add_row(str(rank), Text(row["entrant"]), _elo(row["elo"]),
+                      f"{_elo(low)} … {_elo(high)}", str(row["games"]), str(row["wins"]),
+                      str(row["draws"]), str(row["losses"]), _share(row["score"]))
+    console.print(table)
+    say(console, f"Elo anchored at {report['anchor']} = 0; intervals: 95% of "
+                 f"{report['resamples']} bootstrap refits over the deals; each pair counts "
+                 f"{report['prior_draws']:g} drawn game more. A difference of 191 is a 75% "
+                 f"expected score.")
+    order = [row["entrant"] for row in report["ratings"]]
+    matrix = Table("score of ↓ against →", title_justify="left")
+    for e in order:
+        matrix.add_column(Text(e))
+    for e in order:
+        matrix.add_row(Text(e), *["" if e == f else _share(report["matrix"][e].get(f))
+                                  for f in order])
+    console.print(matrix)
+    unfinished = sum(p["unfinished"] for p in report["pairs"])
+    if unfinished:
+        say(console, f"{unfinished} games were cut off at the decision cap and count as draws")
