@@ -6,7 +6,7 @@ module only lays them out. Entrants' names are the command line's own
 from __future__ import annotations
 
 from rich.console import Console
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from .reports import say
@@ -25,12 +25,13 @@ def print_tournament(report: dict, console: Console, title: str) -> None:
     say(console, f"{title}: {len(report['entrants'])} entrants, {report['players']} players, "
                  f"{report['games_per_pair']} games per pair ({pairs} pairs, each deal played "
                  f"from both sides), seed {report['seed']}")
-    table = Table("rank", "entrant", "Elo", "95% interval", "games", "wins", "draws", "losses",
-                  "score", title_justify="left")
-    for rank, row in enumerate(report["ratings"], start=1):
+    width = max(len(e) for e in report["entrants"])
+    table = Table(Column("entrant", no_wrap=True, min_width=width), "Elo", Column("95% interval", no_wrap=True), "games",
+                  "wins", "draws", "losses", "score", title_justify="left")
+    for row in report["ratings"]:          # best first
         low, high = row["interval"]
-        table.add_row(str(rank), Text(row["entrant"]), _elo(row["elo"]),
-                      f"{_elo(low)} … {_elo(high)}", str(row["games"]), str(row["wins"]),
+        table.add_row(Text(row["entrant"]), _elo(row["elo"]),
+                      f"{_elo(low)}…{_elo(high)}", str(row["games"]), str(row["wins"]),
                       str(row["draws"]), str(row["losses"]), _share(row["score"]))
     console.print(table)
     say(console, f"Elo anchored at {report['anchor']} = 0; intervals: 95% of "
