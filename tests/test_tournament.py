@@ -45,14 +45,19 @@ def test_a_sweep_stays_finite_with_the_prior_draw():
     assert b == pytest.approx(-400 * math.log10(21))
 
 
-def test_the_intervals_hold_the_rating_and_are_reproducible():
-    pair = tournament.Pair("a", "b", [(2.0, 2), (1.0, 2), (1.5, 2), (0.0, 2)] * 10)
-    first = tournament.intervals(["a", "b"], [pair], seed=3, resamples=200)
-    assert first == tournament.intervals(["a", "b"], [pair], seed=3, resamples=200)
-    (a_low, a_high), (low, high) = first
-    rating = tournament.fit(["a", "b"], [("a", "b", pair.score, pair.games)])[1]
-    assert a_low == a_high == 0
-    assert low < rating < high and high - low < 300
+def test_the_standard_error_is_the_curvature_of_the_likelihood():
+    # one pair, 75 of 100: the error of the log-odds is 1/sqrt(n·p·(1-p))
+    _, (ea, eb) = tournament.fit_with_errors(["a", "b"], [("a", "b", 75, 100)], prior=0)
+    assert ea == 0
+    assert eb == pytest.approx(400 / math.log(10) / math.sqrt(100 * 0.75 * 0.25))   # 40.1
+
+
+def test_a_sweep_has_a_wide_finite_interval():
+    pair = tournament.Pair("a", "b", [(2.0, 2)] * 4)          # 8 games, all won by a
+    row = {r["entrant"]: r for r in tournament.report(["a", "b"], [pair], 2, 8, 0)["ratings"]}
+    low, high = row["b"]["interval"]
+    assert row["a"]["interval"] == [0, 0]
+    assert low < row["b"]["elo"] < high and 500 < high - low < math.inf
 
 
 # -- pairings, seatings and a game's score ------------------------------------------
@@ -121,7 +126,7 @@ def test_the_same_seed_gives_the_same_tournament(nim):
     def once():
         played = tournament.play(nim, Source.of(nim, str(NIM)), ["random", "greedy"], 2, 8,
                                  seed=4)
-        return tournament.report(["random", "greedy"], played, 2, 8, 4, resamples=50)
+        return tournament.report(["random", "greedy"], played, 2, 8, 4)
     assert once() == once()
 
 

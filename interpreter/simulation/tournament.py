@@ -18,10 +18,14 @@ pair's total score, on the Elo scale (a difference D gives the stronger an
 expected score of 1 / (1 + 10^(-D/400)): 75% is 191 points), anchored at
 the first entrant = 0. A pair that one side swept would push the fit to
 infinity: each pair counts `prior` drawn games more (one by default), as
-BayesElo and Ordo do. The 95% intervals are percentiles of the ratings
-refitted on `resamples` bootstrap samples, the deals of every pair drawn
-again with replacement (both games of a deal together), from a generator
-seeded by the tournament's seed: the same command gives the same table.
+BayesElo does. The 95% intervals are the rating ± 1.96 standard errors of
+the fit, from the curvature of its likelihood (prior draws included, so a
+sweep has a finite, wide interval), relative to the anchor. They take the
+games as independent, which a deal played from both seatings is not
+quite; a percentile bootstrap over the deals would respect that, but gives
+an interval of zero width on a sweep, the case a small tournament meets
+most. Nothing here draws at random: the same games give the
+same table.
 
 The games are played by `simulation.parallel.run`, as `simulate`'s are.
 """
@@ -29,7 +33,6 @@ The games are played by `simulation.parallel.run`, as `simulate`'s are.
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Callable, Optional
@@ -38,9 +41,9 @@ from ..ai.players import player_spec
 from ..errors import CommandError
 from .parallel import Source, run
 from .simulate import Plan
+from .stats import Z95
 
 ELO = 400 / math.log(10)          # Elo points per unit of log-odds
-RESAMPLES = 1000
 PRIOR_DRAWS = 1.0
 
 
@@ -144,25 +147,22 @@ def play(game, source: Source, entrants: list, players: int, games: int, seed: i
 def fit(entrants: list, results: list, prior: float = PRIOR_DRAWS) -> list:
     """The Elo ratings (first entrant 0) that make the pairs' total scores
     most likely. `results` are (a, b, A's score, games); each pair counts
-    `prior` drawn games more. Newton's method on the log-likelihood, which
-    is concave: a few steps from all zeros."""
+    `prior` drawn games more."""
+    return fit_with_errors(entrants, results, prior)[0]
+
+
+def fit_with_errors(entrants: list, results: list, prior: float = PRIOR_DRAWS) -> tuple:
+    """(ratings, standard errors), both in Elo points, the first entrant 0
+    with no error: Newton's method on the log-likelihood, which is concave
+    (a few steps from all zeros), and the errors from its curvature at the
+    maximum (the inverse of the information matrix, the anchor left out)."""
     k = len(entrants)
     at = {e: i for i, e in enumerate(entrants)}
     pairs = [(at[a], at[b], s + prior / 2, n + prior) for a, b, s, n in results if n + prior > 0]
     r = [0.0] * k                      # log-odds units
+    hess = None
     for _ in range(100):
-        grad = [0.0] * k
-        hess = [[0.0] * k for _ in range(k)]
-        for i, j, s, n in pairs:
-            p = 1 / (1 + math.exp(r[j] - r[i]))
-            g = s - n * p
-            grad[i] += g
-            grad[j] -= g
-            w = n * p * (1 - p)
-            hess[i][i] += w
-            hess[j][j] += w
-            hess[i][j] -= w
-            hess[j][i] -= w
+        grad, hess = _slope(pairs, r)
         # the first entrant stays at 0: solve for the others
         step = _solve([row[1:] for row in hess[1:]], grad[1:])
         if step is None:
@@ -171,7 +171,32 @@ def fit(entrants: list, results: list, prior: float = PRIOR_DRAWS) -> list:
             r[i] += d
         if max((abs(d) for d in step), default=0) < 1e-10:
             break
-    return [x * ELO for x in r]
+    _, hess = _slope(pairs, r)
+    reduced = [row[1:] for row in hess[1:]]
+    errors = [0.0]
+    for i in range(k - 1):
+        column = _solve(reduced, [1.0 if j == i else 0.0 for j in range(k - 1)])
+        errors.append(math.inf if column is None else math.sqrt(max(column[i], 0.0)) * ELO)
+    return [x * ELO for x in r], errors
+
+
+def _slope(pairs: list, r: list) -> tuple:
+    """The log-likelihood's gradient and its information matrix (the
+    negative Hessian) at ratings `r`, in log-odds units."""
+    k = len(r)
+    grad = [0.0] * k
+    info = [[0.0] * k for _ in range(k)]
+    for i, j, s, n in pairs:
+        p = 1 / (1 + math.exp(r[j] - r[i]))
+        g = s - n * p
+        grad[i] += g
+        grad[j] -= g
+        w = n * p * (1 - p)
+        info[i][i] += w
+        info[j][j] += w
+        info[i][j] -= w
+        info[j][i] -= w
+    return grad, info
 
 
 def _solve(a: list, b: list) -> Optional[list]:
@@ -198,42 +223,15 @@ def expected(difference: float) -> float:
     return 1 / (1 + 10 ** (-difference / 400))
 
 
-def intervals(entrants: list, pairs: list, seed: int = 0, resamples: int = RESAMPLES,
-              prior: float = PRIOR_DRAWS) -> list:
-    """Each entrant's 95% bootstrap interval, (low, high): the deals of every
-    pair drawn again with replacement, the ratings refitted."""
-    rng = random.Random(f"tournament/{seed}")
-    fits = []
-    for _ in range(resamples):
-        results = []
-        for p in pairs:
-            drawn = rng.choices(p.deals, k=len(p.deals)) if p.deals else []
-            results.append((p.a, p.b, sum(s for s, _ in drawn), sum(n for _, n in drawn)))
-        fits.append(fit(entrants, results, prior))
-    out = []
-    for i in range(len(entrants)):
-        values = sorted(f[i] for f in fits)
-        out.append((_percentile(values, 0.025), _percentile(values, 0.975)))
-    return out
-
-
-def _percentile(values: list, q: float) -> float:
-    if not values:
-        return 0.0
-    x = q * (len(values) - 1)
-    lo = math.floor(x)
-    hi = min(lo + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (x - lo)
-
-
 def report(entrants: list, pairs: list, players: int, games: int, seed: int,
-           resamples: int = RESAMPLES, prior: float = PRIOR_DRAWS) -> dict:
-    """The tournament as plain JSON: the ratings with their intervals, every
-    entrant's games, wins, draws and losses, and the score matrix (the row
-    entrant's score share against the column entrant)."""
+           prior: float = PRIOR_DRAWS) -> dict:
+    """The tournament as plain JSON: the ratings with their standard errors
+    and 95% intervals (± Z95 errors), every entrant's games, wins, draws
+    and losses, and the score matrix (the row entrant's score share against
+    the column entrant)."""
     results = [(p.a, p.b, p.score, p.games) for p in pairs]
-    ratings = fit(entrants, results, prior)
-    bounds = intervals(entrants, pairs, seed, resamples, prior)
+    ratings, errors = fit_with_errors(entrants, results, prior)
+    bounds = [(x - Z95 * e, x + Z95 * e) for x, e in zip(ratings, errors)]
     rows = []
     for i, e in enumerate(entrants):
         w = d = lo = n = 0
@@ -245,7 +243,8 @@ def report(entrants: list, pairs: list, players: int, games: int, seed: int,
             elif p.b == e:
                 w, d, lo, n, score = w + p.losses, d + p.draws, lo + p.wins, n + p.games, \
                     score + p.games - p.score
-        rows.append({"entrant": e, "elo": ratings[i], "interval": list(bounds[i]),
+        rows.append({"entrant": e, "elo": ratings[i], "error": errors[i],
+                     "interval": list(bounds[i]),
                      "games": n, "wins": w, "draws": d, "losses": lo,
                      "score": score / n if n else None})
     order = sorted(range(len(entrants)), key=lambda i: (-ratings[i], i))
@@ -255,7 +254,7 @@ def report(entrants: list, pairs: list, players: int, games: int, seed: int,
         matrix[p.a][p.b] = share
         matrix[p.b][p.a] = None if share is None else 1 - share
     return {"entrants": list(entrants), "players": players, "games_per_pair": games,
-            "seed": seed, "anchor": entrants[0], "resamples": resamples, "prior_draws": prior,
+            "seed": seed, "anchor": entrants[0], "prior_draws": prior,
             "ratings": [rows[i] for i in order], "matrix": matrix,
             "pairs": [{"a": p.a, "b": p.b, "games": p.games, "score": p.score,
                        "wins": p.wins, "draws": p.draws, "losses": p.losses,

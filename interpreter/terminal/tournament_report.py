@@ -23,8 +23,9 @@ def _share(x) -> str:
 def print_tournament(report: dict, console: Console, title: str) -> None:
     pairs = len(report["pairs"])
     say(console, f"{title}: {len(report['entrants'])} entrants, {report['players']} players, "
-                 f"{report['games_per_pair']} games per pair ({pairs} pairs, each deal played "
-                 f"from both sides), seed {report['seed']}")
+                 f"{report['games_per_pair']} games per pair ({pairs} "
+                 f"{'pair' if pairs == 1 else 'pairs'}, each deal played from both sides), "
+                 f"seed {report['seed']}")
     width = max(len(e) for e in report["entrants"])
     table = Table(Column("entrant", no_wrap=True, min_width=width), "Elo", Column("95% interval", no_wrap=True), "games",
                   "wins", "draws", "losses", "score", title_justify="left")
@@ -34,9 +35,10 @@ def print_tournament(report: dict, console: Console, title: str) -> None:
                       f"{_elo(low)}…{_elo(high)}", str(row["games"]), str(row["wins"]),
                       str(row["draws"]), str(row["losses"]), _share(row["score"]))
     console.print(table)
-    say(console, f"Elo anchored at {report['anchor']} = 0; intervals: 95% of "
-                 f"{report['resamples']} bootstrap refits over the deals; each pair counts "
-                 f"{report['prior_draws']:g} drawn game more. A difference of 191 is a 75% "
+    draws = report["prior_draws"]
+    say(console, f"Elo anchored at {report['anchor']} = 0; intervals: ±1.96 standard errors "
+                 f"of the fit; each pair counts {draws:g} drawn "
+                 f"{'game' if draws == 1 else 'games'} more. A difference of 191 is a 75% "
                  f"expected score.")
     order = [row["entrant"] for row in report["ratings"]]
     matrix = Table("score of ↓ against →", title_justify="left")
