@@ -83,9 +83,9 @@ def test_every_node_kind_the_parser_makes_is_in_the_schema():
     # names a file the checks find and the terminal shows, no rule of play; a
     # 'computed' column becomes a cell of every row (language/cells.py); a
     # 'shows' line becomes its component's `shows`; the 'called' lines, the IR's `called`;
-    # the 'layout', the IR's `layout`
+    # the 'layout', the IR's `layout`; 'estimate' (like 'score'), the scoring's `estimate`
     assert made - {"rulebook", "game", "players", "table", "setup", "scoring", "score",
-                   "tie_break", "winners", "score_order", "row", "variant", "shape",
+                   "tie_break", "winners", "score_order", "estimate", "row", "variant", "shape",
                    "each", "player_rules", "computed", "shows", "called", "layout"} <= known
 
 

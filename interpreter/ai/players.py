@@ -8,8 +8,10 @@ from the view's information state with `information.sample_state`
 hidden cards: permuting what the player cannot see changes nothing they
 compute.
 
-Kinds: ``random``; ``greedy`` (one-step look-ahead on the rulebook's own
-score, in its direction: higher, or lower for 'lowest score wins');
+Kinds: ``random``; ``greedy`` (one-step look-ahead on the rulebook's
+``estimate = …`` where it declares one, else on the score the end-of-game
+scoring would give if the game ended there; in the score's direction:
+higher, or lower for 'lowest score wins');
 ``mcts`` (UCT with random playouts, for perfect information);
 ``ismcts`` (single-observer information-set MCTS with a fresh
 determinization per iteration). Budgets are iterations per move and,
@@ -60,27 +62,34 @@ def _rewards(game, state) -> list:
     return rewards
 
 
-def _margin(game, state, player) -> float:
-    """How far the player's score is ahead of the best other score, in the
-    rulebook's direction: under 'lowest score wins' being below is ahead."""
+def _margin(game, state, player, estimate: bool = True) -> float:
+    """How far the player's standing is ahead of the best other one, in the
+    rulebook's direction (under 'lowest score wins' being below is ahead).
+    The standing is `game.estimate`: the rulebook's `estimate = …` before
+    the end where it declares one, else the score the end-of-game scoring
+    gives if the game ended now; with `estimate` false, always the latter."""
     sign = -1 if game.lowest_wins else 1
-    scores = [sign * v for v in game.scores(state)]
+    scores = [sign * v for v in (game.estimate(state) if estimate else game.scores(state))]
     others = [v for p, v in enumerate(scores) if p != player]
     return scores[player] - (max(others) if others else 0)
 
 
 class GreedyPlayer:
-    """Picks the action whose immediate result best improves its score
-    margin (its score minus the best other score, turned round where the
-    lowest score wins), averaged over a few determinizations; a win counts
-    above any margin. Ties are broken at random."""
+    """Picks the action whose immediate result best improves its margin
+    (its estimate minus the best other estimate, turned round where the
+    lowest score wins: see `_margin`), averaged over a few determinizations
+    of its view; a win counts above any margin. Ties are broken at random.
+    A rulebook whose score counts only what the end settles (a penalty for
+    every building still in reserve) reads as a loss at every step that
+    pays later: its designer's `estimate` says what such a step is worth."""
 
     kind = "greedy"
     uses_view = True
 
-    def __init__(self, seed: int = 0, samples: int = 4):
+    def __init__(self, seed: int = 0, samples: int = 4, estimate: bool = True):
         self.rng = random.Random(seed)
         self.samples = samples
+        self.estimate = estimate      # false: the end-of-game score even where an estimate is declared
 
     def act(self, game, view, actions):
         if len(actions) == 1:
@@ -91,7 +100,7 @@ class GreedyPlayer:
             state = sample_state(game, view["info"], self.rng)
             for i, a in enumerate(actions):
                 after = game.apply(state, a)
-                value = _margin(game, after, me)
+                value = _margin(game, after, me, self.estimate)
                 if game.outcome(after) is not None:
                     value += 1000.0 * (_reward(game, after, me) - 0.5)
                 totals[i] += value
@@ -243,12 +252,45 @@ class MCTSPlayer(ISMCTSPlayer):
     kind = "mcts"
 
 
+# The kinds that take a budget of search iterations per move (`mcts:500`).
+SEARCHING = ("mcts", "ismcts")
+
+
+def player_spec(text: str) -> tuple:
+    """(kind, options) of a player written `KIND` or `KIND:ITERATIONS`
+    (`mcts:200`: 200 search iterations per move), the one place this syntax
+    is read; an unknown kind is `command/unknown-ai`, a budget that is no
+    whole number of at least 1, or one given to a kind that does not search,
+    `command/ai-budget`."""
+    kind, colon, budget = text.strip().partition(":")
+    if kind not in KINDS:
+        raise CommandError(f"unknown AI kind '{kind}'", hint="choose one of " + ", ".join(KINDS)
+                           + "; a search budget is written mcts:200",
+                           code="command/unknown-ai")
+    if not colon:
+        return kind, {}
+    if kind not in SEARCHING:
+        raise CommandError(f"'{text}': {kind} takes no budget",
+                           hint="only " + " and ".join(SEARCHING) + " search: mcts:200",
+                           code="command/ai-budget")
+    if not budget.isdigit() or int(budget) < 1:
+        raise CommandError(f"'{text}': the budget is search iterations per move, a whole "
+                           f"number of at least 1", hint=f"e.g. {kind}:200",
+                           code="command/ai-budget")
+    return kind, {"iterations": int(budget)}
+
+
 def make_player(kind: str, seed: int = 0, **options):
-    """A player by kind name; `options` e.g. iterations=, seconds=."""
+    """A player by kind name, or `KIND:ITERATIONS` (`player_spec`: its budget
+    goes before `options`); `options` e.g. iterations=, seconds=."""
+    if ":" in kind:
+        kind, budget = player_spec(kind)
+        options = {**options, **budget}
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "greedy":
-        return GreedyPlayer(seed, **{k: v for k, v in options.items() if k == "samples"})
+        return GreedyPlayer(seed, **{k: v for k, v in options.items()
+                                     if k in ("samples", "estimate")})
     if kind in ("mcts", "ismcts"):
         cls = MCTSPlayer if kind == "mcts" else ISMCTSPlayer
         return cls(seed, **{k: v for k, v in options.items()

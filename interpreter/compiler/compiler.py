@@ -44,6 +44,7 @@ class Program:
     python: Module | None = None   # the generated Python the program runs
     formulas: PyFormulas | None = None  # what writes it, for a formula compiled later
     lowest_wins: bool = False      # 'lowest score wins': lower scores rank first
+    estimate: Compiled | None = None   # 'estimate = …': a player's standing before the end
 
     @property
     def budget(self):
@@ -174,6 +175,13 @@ class Compiler:
                for k in scoring["tie_break"]]
         parts = [(q["label"], self.expr(q["expr"], {"p": PLAYER}))
                  for q in scoring.get("parts", [])]
+        estimate = None
+        if scoring.get("estimate") is not None:
+            estimate = self.expr(scoring["estimate"], {"p": PLAYER})
+            if family(estimate.type) not in (None, "number"):
+                self.ex.type_error(f"'estimate = …' is a number, like the score, not "
+                                   f"{describe(estimate.type)}", scoring["estimate"],
+                                   hint="estimate = the points the player can expect at the end")
         self.py.env_sure = {}
         steps = [k.get("label") or _source_words(k) for k in scoring["tie_break"]]
         winners = self.expr(scoring["winners"], {}) if scoring["winners"] else None
@@ -195,7 +203,8 @@ class Compiler:
         FlowCompiler(self.m, self.py.mod).compile_all()
         OptionsCompiler(self.m, self.py.mod).compile_all()
         return Program(self.n, lay, self.m, self.actions, score, tie, winners, defaults, self.ex,
-                       parts, steps, self.py.mod, self.py, scoring.get("lowest_wins", False))
+                       parts, steps, self.py.mod, self.py, scoring.get("lowest_wins", False),
+                       estimate)
 
     def default(self, e, kind: str):
         """The function of a variable's or attribute's starting value (None

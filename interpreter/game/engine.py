@@ -510,6 +510,24 @@ class Game:
         with running_rules(prog.machine, prog.score.at):
             return tuple(prog.score.fn(state, {"p": p}) for p in range(state.n))
 
+    @property
+    def has_estimate(self) -> bool:
+        """The rulebook declares `estimate = …` in its scoring section."""
+        return self.ir["scoring"].get("estimate") is not None
+
+    def estimate(self, state: State) -> tuple:
+        """How every player stands now, in the score's units and direction:
+        the rulebook's `estimate = …` before the end, where it declares one,
+        else the score the end-of-game scoring gives if the game ended now
+        (`scores`). A game over has its scores, estimate or not: what a
+        player that looks ahead compares is then the real result."""
+        prog = self.program(state.n)
+        if prog.estimate is None or state.over:
+            return self.scores(state)
+        prog.budget.reset()
+        with running_rules(prog.machine, prog.estimate.at):
+            return tuple(prog.estimate.fn(state, {"p": p}) for p in range(state.n))
+
     def outcome(self, state: State) -> Outcome | None:
         if not state.over:
             return None

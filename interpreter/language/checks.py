@@ -35,7 +35,7 @@ IR_FORMAT = "rulebook-ir/1"
 PASS = "pass"          # the action 'may take an action' adds (decisions.PASS)
 LIMIT_SCOPES = {"turn", "round", "game"}
 # the lines a scoring section holds once
-_SINGLE_SCORING_LINES = ("score", "winners", "score_order")
+_SINGLE_SCORING_LINES = ("score", "winners", "score_order", "estimate")
 
 
 MAX_COUNTER_WORD = 24     # letters of a counter's own word ('round is called "trick"')
@@ -523,6 +523,10 @@ class Checker(DeclarationChecks, DrawingChecks):
                     self.error(DuplicateName, f"two parts of the score are named "
                                f"'{part['label']}'", part["label_at"])
                 out["parts"].append(part)
+            elif kind == "estimate":
+                # (written only where declared, as `lowest_wins` is)
+                self.expr(part["expr"], {"p"})
+                out["estimate"] = part["expr"]
             elif kind == "tie_break":
                 for key in part["keys"]:
                     self.expr(key["expr"], {"p"})

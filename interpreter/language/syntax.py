@@ -551,6 +551,9 @@ class _ToAst(Transformer):
     def winners_rule(self, meta, c):
         return _node("winners", meta, expr=c[0])
 
+    def estimate_rule(self, meta, c):
+        return _node("estimate", meta, expr=c[0])
+
     def score_order_rule(self, meta, c):
         return _node("score_order", meta, lowest=str(c[0]) == "lowest")
 

@@ -1,4 +1,5 @@
-"""The `rulebook` command: validate, play, simulate, compare and show rulebooks.
+"""The `rulebook` command: validate, play, simulate, compare, rank AI players
+(tournament) and show rulebooks.
 
 Each subcommand is a small function over the public engine API. Every
 failure a user can cause ends in a message with its stable code and an exit
@@ -35,6 +36,8 @@ from ..presentation.rules import rules_text
 from ..simulation.parallel import BACKENDS, Source
 from ..simulation.parallel import run as run_games
 from .reports import print_comparison, print_coverage, print_simulation, say
+from .tournament_report import print_tournament
+from ..simulation import tournament
 from ..simulation import playcheck, report_html
 from ..simulation.records import record_lines
 from ..simulation.simulate import Plan, Timer
@@ -42,7 +45,8 @@ from ..simulation.simulate import coverage as simulation_coverage
 
 USAGE_EXIT = 2
 # Codes that mean "the command line named something that is not there".
-USAGE_CODES = {"command/usage", "rulebook/file", "option/invalid"}
+USAGE_CODES = {"command/usage", "rulebook/file", "option/invalid", "command/unknown-ai",
+               "command/ai-budget", "command/tournament-entrants"}
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -532,6 +536,44 @@ def cmd_compare(args) -> int:
     return 130 if batch.interrupted else 0
 
 
+def cmd_tournament(args) -> int:
+    """Every pair of the --ai entrants on both seatings, then the Elo table."""
+    entrants = tournament.entrants_of(args.ai)
+    for flag, value in (("--games", args.games), ("--max-decisions", args.max_decisions),
+                        ("--workers", args.workers)):
+        if value is not None and value < 1:
+            raise CommandError(f"{flag} must be at least 1, not {value}")
+    options = options_of(args)
+    game = load_game(args.game, options, args.library)
+    players = player_count(game, args)
+    check_player_count(game, players)
+    output_targets(args)
+    pairs = len(entrants) * (len(entrants) - 1) // 2
+    bar = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
+                   disable=not sys.stderr.isatty() or args.quiet, transient=True)
+    task = bar.add_task("games", total=args.games * pairs)
+
+    def progress(done: int, _total: int) -> None:
+        if not bar.live.is_started:
+            bar.start()
+        bar.update(task, completed=done)
+
+    try:
+        played = tournament.play(game, Source.of(game, args.game, options), entrants, players,
+                                 args.games, seed=args.seed, max_decisions=args.max_decisions,
+                                 workers=args.workers or 1, progress=progress)
+    finally:
+        bar.stop()
+    report = {"game": game.name, "rulebook": args.game, "options": game.options,
+              **tournament.report(entrants, played, players, args.games, args.seed)}
+    if args.json:
+        write_json(args, report)
+    if args.json != "-":
+        print_tournament(report, guarded(Console()), titled(args.game, game, options))
+    return 0
+
+
 def cmd_show(args) -> int:
     game = load_game(args.file, options_of(args), args.library)
     if args.ir:
@@ -705,6 +747,26 @@ def build_parser() -> ArgumentParser:
     simulation_options(cmp)
     library_option(cmp)
     cmp.set_defaults(run=cmd_compare)
+
+    cup = sub.add_parser("tournament", help="AI players against each other: an Elo table")
+    game_options(cup)
+    cup.add_argument("--ai", required=True, metavar="KIND,KIND,…",
+                     help=f"the entrants, at least two: {', '.join(AI_KINDS)}, a search "
+                          f"budget as mcts:200 (the first entrant is Elo 0)")
+    cup.add_argument("--games", type=int, default=100, metavar="N",
+                     help="games per pair of entrants, half from each seating (default 100)")
+    cup.add_argument("--players", type=int, metavar="N",
+                     help="default: the fewest the game allows; the two entrants of a pair "
+                          "alternate round the table")
+    cup.add_argument("--seed", type=int, default=0, metavar="S",
+                     help="deal i of every pair is dealt with seed S+i")
+    cup.add_argument("--workers", type=int, metavar="N",
+                     help="processes to play on (default 1)")
+    cup.add_argument("--max-decisions", type=int, default=10000, metavar="N",
+                     help="cut a game off after this many decisions (it counts as a draw)")
+    cup.add_argument("--json", metavar="FILE", help="write the report as JSON ('-': stdout)")
+    cup.add_argument("--quiet", action="store_true", help="no progress bar")
+    cup.set_defaults(run=cmd_tournament, records=None, report=None)
 
     rules = sub.add_parser("rules", help="the rules of a game, written for players")
     rules.add_argument("game", metavar="GAME|FILE")
