@@ -445,7 +445,7 @@ def play_batch(args, sources: list, games: list, plan: Plan):
 def report_of(batch, which: int, plan: Plan, games: int, timer: Timer, game) -> dict:
     # in a comparison both rulebooks' histograms share their edges
     along = batch.tallies[1 - which] if len(batch.tallies) == 2 else None
-    report = batch.tallies[which].report(plan, games, along)
+    report = batch.tallies[which].report(plan, games, along, game)
     report["lowest_wins"] = game.lowest_wins
     report["interrupted"] = batch.interrupted
     report["timing"] = timer.timing(report["played"], report["total_decisions"],
@@ -453,6 +453,12 @@ def report_of(batch, which: int, plan: Plan, games: int, timer: Timer, game) -> 
     if batch.backend == "ray" or batch.workers > 1:
         report["timing"]["replayed_chunks"] = batch.replayed
     return report
+
+
+def command_line(args) -> str:
+    """The command as it was given, quoted for a shell, for a report to say
+    how it was made (and how to make it again)."""
+    return "rulebook " + shlex.join(getattr(args, "argv", None) or [])
 
 
 def titled(target: str, game, options: dict) -> str:
@@ -468,6 +474,7 @@ def cmd_simulate(args) -> int:
     timer = Timer()
     batch = play_batch(args, [Source.of(game, args.game, options)], [game], plan)
     report = {"game": game.name, "rulebook": args.game, "options": game.options,
+              "command": command_line(args), "fingerprint": game.fingerprint,
               **report_of(batch, 0, plan, args.games, timer, game)}
     if args.coverage:
         report["coverage"] = simulation_coverage(game, batch.coverage[0], plan.players)
@@ -505,10 +512,12 @@ def cmd_compare(args) -> int:
     comparison["lowest_wins"] = {"base": base.lowest_wins, "variant": variant.lowest_wins}
     comparison["interrupted"] = batch.interrupted
     titles = [titled(args.base, base, options), titled(args.variant, variant, variant_options)]
-    result = {"base": {"game": base.name, "rulebook": args.base, "options": base.options,
-                       **reports[0]},
+    result = {"command": command_line(args),
+              "base": {"game": base.name, "rulebook": args.base, "options": base.options,
+                       "fingerprint": base.fingerprint, **reports[0]},
               "variant": {"game": variant.name, "rulebook": args.variant,
-                          "options": variant.options, **reports[1]},
+                          "options": variant.options, "fingerprint": variant.fingerprint,
+                          **reports[1]},
               "comparison": comparison}
     if args.coverage:
         for key, game, k in (("base", base, 0), ("variant", variant, 1)):
@@ -755,6 +764,7 @@ def main(argv=None) -> int:
         return USAGE_EXIT
     except SystemExit as done:  # --help
         return done.code if isinstance(done.code, int) else 0
+    args.argv = argv
     try:
         return args.run(args)
     except RulebookError as err:

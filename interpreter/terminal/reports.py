@@ -62,6 +62,8 @@ def print_simulation(report: dict, console: Console, title: str) -> None:
     say(console, f"{title}: {report['games']} games, {plan['players']} players, "
                   f"seed {plan['seed']}")
     say(console, f"seats: {seats_line(plan)}")
+    if report.get("fingerprint"):
+        say(console, f"rules fingerprint {report['fingerprint']}")
     if report.get("interrupted"):
         say(console, f"interrupted: the figures of the {report['played']} games finished")
     wins = Table("seat", "AI", "wins", "win rate", "95% interval", title_justify="left")
@@ -93,11 +95,27 @@ def print_simulation(report: dict, console: Console, title: str) -> None:
                        number(d["quantiles"]["p50"]), number(d["max"]))
     console.print(length)
 
-    actions = Table("action", "times taken", "share of decisions", title_justify="left")
+    if report.get("margin", {}).get("n"):
+        say(console, margin_line(report["margin"], report.get("lowest_wins", False)))
+    if report.get("endings"):
+        for line in ending_lines(report["endings"]):
+            say(console, line)
+
+    by_seat = report.get("actions_by_seat", [])
+    shown_seats = by_seat if 1 < len(by_seat) <= MAX_SEAT_COLUMNS else []
+    actions = Table("action", "times taken", "share of decisions",
+                    *(f"{player_label(s['seat'])} share" for s in shown_seats),
+                    title_justify="left")
     for name, row in report["actions"].items():
         actions.add_row(Text(printable(name, lines=False)), str(row["count"]),
-                        f"{row['share']:.1%}")
+                        f"{row['share']:.1%}",
+                        *(f"{s['actions'].get(name, {'share': 0.0})['share']:.1%}"
+                          for s in shown_seats))
     console.print(actions)
+    phases = report.get("actions_by_phase", [])
+    if len(phases) > 1:
+        for row in phases:
+            say(console, phase_line(row))
 
     timing = report.get("timing", {})
     workers = timing.get("workers", 1)
@@ -108,6 +126,51 @@ def print_simulation(report: dict, console: Console, title: str) -> None:
                   f"{'s' if workers != 1 else ''}{on_ray}: "
                   f"{timing.get('games_per_second', 0):.1f} games per second, "
                   f"{timing.get('decisions_per_second', 0):.0f} decisions per second")
+
+
+# an action's share per seat is a column of its own up to this many seats
+MAX_SEAT_COLUMNS = 4
+# a phase's line names its most taken actions, this many
+PHASE_ACTIONS = 4
+
+
+def margin_line(margin: dict, lowest_wins: bool = False) -> str:
+    """The score margin (the winner's score over the runner-up's) in a line."""
+    q = margin["quantiles"]
+    way = ", the lowest score winning" if lowest_wins else ""
+    return (f"score margin (winner − runner-up{way}): mean {margin['mean']:.2f}, median "
+            f"{number(q['p50'])}, from {number(margin['min'])} to {number(margin['max'])}  "
+            f"{sparkline(margin['histogram'])}")
+
+
+def ending_lines(endings: dict) -> list:
+    """How the games ended: each end's share, what decided, the games cut off."""
+    n = endings["completed"]
+    lines = []
+    for end in endings["ends"]:
+        where = end.get("text") or (f"end game (line {end['line']})" if end["line"]
+                                    else "the last phase ended")
+        lines.append(f"ended by {where}: {end['games']} of {n} games ({end['share']:.1%})")
+    if endings["decided_by"]:
+        lines.append("decided by " + ", ".join(
+            f"{DECIDED.get(d['by'], 'the tie-break ' + repr(d['by']))} in {d['share']:.1%}"
+            for d in endings["decided_by"]))
+    if endings["capped"]:
+        lines.append(f"cut off at the decision cap, not ended: {endings['capped']} games")
+    return lines
+
+
+DECIDED = {"score": "the score", "winners": "the rulebook's winners rule",
+           "tie": "nothing (a tie)", None: "nothing"}
+
+
+def phase_line(row: dict) -> str:
+    """A phase's decisions and its most taken actions' shares of them."""
+    top = list(row["actions"].items())[:PHASE_ACTIONS]
+    more = len(row["actions"]) - len(top)
+    named = ", ".join(f"{printable(name, lines=False)} {a['share']:.1%}" for name, a in top)
+    return (f"phase {printable(row['phase'], lines=False)}: {row['decisions']} decisions: "
+            f"{named}" + (f", and {more} more" if more else ""))
 
 
 def draws_line(draws: dict, games: int, players: int) -> str:
