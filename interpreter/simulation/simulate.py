@@ -307,7 +307,7 @@ class Tally:
         n = self.completed
         ends = []
         for at, games in sorted(self.ended.items(),
-                                key=lambda kv: (-kv[1], kv[0] or (0, 0))):
+                                key=lambda kv: (-kv[1], kv[0] is None, kv[0] or (0, 0))):
             row = {"end": "end game" if at else "last phase over",
                    "line": at[0] if at else None, "column": at[1] if at else None,
                    "games": games, "share": games / n if n else 0.0}
@@ -411,7 +411,7 @@ def seat_p0(shares: Counter, players: int) -> dict:
 
 def summarize(records, plan: Plan, planned: int) -> dict:
     """The report of a batch of records (see `Tally.report`)."""
-    tally = Tally(plan.players)
+    tally = Tally(plan.players, planned)
     for r in records:
         tally.add(r)
     return tally.report(plan, planned)
