@@ -91,6 +91,20 @@ def test_summary_counts_a_shared_win_as_a_fraction():
                                  "b": {"count": 6, "share": 6 / 40}}
 
 
+def test_a_draw_that_nobody_won_is_left_out_of_the_tests_against_an_even_share():
+    # every seat gets 0 of a game nobody won: counted, it would put every
+    # seat of an even game below 1/N, and a long run would call it unfair
+    plan = Plan(players=2, seats=("random", "random"))
+    records = [GameRecord(0, (0,), (1, 0), 2, 1, {"a": 2}, first=0),
+               GameRecord(1, (1,), (0, 1), 2, 1, {"a": 2}, first=0),
+               GameRecord(2, (), (0, 0), 2, 1, {"a": 2}, draw=True, first=0)]
+    report = summarize(records, plan, 3)
+    assert report["seats"][0]["win_rate"] == 1 / 3 and report["draws"]["no_winner"] == 1
+    for key in ("seat_p0", "first_mover"):
+        assert report[key]["n"] == 2 and report[key]["win_rate"] == 0.5
+        assert report[key]["p"] == 1.0
+
+
 def test_summary_does_not_depend_on_the_order_records_arrive():
     plan = Plan(players=2, seats=("random", "random"))
     records = [record(i, (i % 2,), (i, 10 - i), decisions=10 + i) for i in range(9)]

@@ -135,7 +135,8 @@ def win_rates(Figure, runs: list) -> str:
                          ("seat_p0", "seat P0")):
             test = report.get(key)
             if test and test["n"]:
-                notes.append(f"{label}: {who} wins {_pct(test['win_rate'])} (95% interval "
+                notes.append(f"{label}: {who} wins {_pct(test['win_rate'])} of {test['n']} "
+                             f"games (95% interval "
                              f"{_pct(test['ci95'][0])}–{_pct(test['ci95'][1])}) against an "
                              f"even {_pct(test['expected'])}, p = {test['p']:.3f}.")
     return _figure("win-rates", "Win rate per seat, with its 95% interval", _png(fig), table,
@@ -458,8 +459,9 @@ def coverage_section(coverage: dict, label: str = "") -> str:
 def _intro(report: dict) -> list:
     plan = report["plan"]
     seats = ", ".join(f"P{k} {kind}" for k, kind in enumerate(plan["seats"]))
-    lines = [f"{report['games']} games, {plan['players']} players, seed {plan['seed']}; "
-             f"seats: {seats}.",
+    last = plan["seed"] + report["games"] - 1
+    lines = [f"{report['games']} games (dealt with seeds {plan['seed']}–{last}), "
+             f"{plan['players']} players; seats: {seats}.",
              f"{report['completed']} games finished, {report['capped']} cut off at "
              f"{plan['max_decisions']} decisions."]
     draws = report.get("draws")

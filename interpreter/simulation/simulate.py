@@ -198,6 +198,7 @@ class Tally:
         self.total_decisions = 0
         self.first_mover = Counter()      # the first mover's win share -> games
         self.moved_first = Counter()      # seat -> games it moved first in
+        self.p0_won = Counter()           # P0's win share -> games somebody won
         self.margins = Counter()          # score margin -> games that ended
         self.ended = Counter()            # (line, column) of the end game, or None -> games
         self.decided = Counter()          # Outcome.decided_by -> games
@@ -227,9 +228,11 @@ class Tally:
             scores[r.scores[seat]] += 1
         self.decisions[r.decisions] += 1
         self.rounds[r.rounds] += 1
-        if r.first is not None:
-            self.first_mover[r.win_share(r.first)] += 1
-            self.moved_first[r.first] += 1
+        if r.winners:                     # somebody won: a game the seats' shares add up to 1
+            self.p0_won[r.win_share(0)] += 1
+            if r.first is not None:
+                self.first_mover[r.win_share(r.first)] += 1
+                self.moved_first[r.first] += 1
         if r.margin is not None:
             self.margins[r.margin] += 1
         self.ended[r.ended] += 1
@@ -253,9 +256,12 @@ class Tally:
         counts 1/N for each seat; `draws` counts the draws apart, those of
         every player level (`level`) and those that nobody won (`no_winner`);
         `first_mover` tests the win rate of the player who took the game's
-        first decision against an even 1/N (over the games that ended with
-        a decision taken; `moved_first` counts those games per seat), and
-        `seat_p0` the same of seat P0, whoever moved first. With `along`
+        first decision against an even 1/N (over the games that somebody
+        won with a decision taken; `moved_first` counts those games per
+        seat), and `seat_p0` the same of seat P0, whoever moved first (over
+        the games somebody won: in a draw that nobody won every seat gets
+        0, so counting it would put every seat below 1/N and the test would
+        call an even game unfair). With `along`
         (the other rulebook's tally, in `compare`) every histogram's edges
         cover both tallies' values, so the two are drawn on the same bins.
         `game` (the rulebook played) names the phases in the rulebook's
@@ -283,7 +289,7 @@ class Tally:
                           "level": self.draws["level"], "no_winner": self.draws["no_winner"]},
                 "first_mover": first_mover(self.first_mover, self.moved_first,
                                            plan.players),
-                "seat_p0": seat_p0(self.shares[0], plan.players),
+                "seat_p0": seat_p0(self.p0_won, plan.players),
                 "decisions": stats.describe_counts(self.decisions,
                                                    span(lambda t: t.decisions)),
                 "rounds": stats.describe_counts(self.rounds, span(lambda t: t.rounds)),
@@ -405,7 +411,8 @@ def first_mover(shares: Counter, moved_first: Counter, players: int) -> dict:
 
 
 def seat_p0(shares: Counter, players: int) -> dict:
-    """Seat P0's win rate against 1/N, whoever moved first."""
+    """Seat P0's win rate against 1/N, whoever moved first (`shares`: of
+    the games somebody won)."""
     return {"seat": 0, **rate_against_even(shares, players)}
 
 
@@ -430,6 +437,7 @@ class Pairing:
         # "base"/"variant" -> the first mover's win share -> games; seat -> games
         self.first = {k: Counter() for k in ("base", "variant")}
         self.moved_first = {k: Counter() for k in ("base", "variant")}
+        self.p0 = {k: Counter() for k in ("base", "variant")}   # P0's share -> games won
         self.draws = {k: Counter() for k in ("base", "variant", "difference")}   # 0/1 a game
         # "decisions"/"rounds" -> {"base", "variant", "difference": Counter of per-game values}
         self.length = {measure: {k: Counter() for k in ("base", "variant", "difference")}
@@ -448,9 +456,11 @@ class Pairing:
         self.draws["variant"][int(v.draw)] += 1
         self.draws["difference"][int(v.draw) - int(b.draw)] += 1
         for which, r in (("base", b), ("variant", v)):
-            if r.first is not None:
-                self.first[which][r.win_share(r.first)] += 1
-                self.moved_first[which][r.first] += 1
+            if r.winners:                 # as Tally counts them: games somebody won
+                self.p0[which][r.win_share(0)] += 1
+                if r.first is not None:
+                    self.first[which][r.win_share(r.first)] += 1
+                    self.moved_first[which][r.first] += 1
         for measure, c in self.length.items():
             lb, lv = getattr(b, measure), getattr(v, measure)
             c["base"][lb] += 1
@@ -498,7 +508,7 @@ class Pairing:
             length[measure]["difference"] = stats.paired_test_of(c["difference"])
         first = {which: first_mover(self.first[which], self.moved_first[which], plan.players)
                  for which in ("base", "variant")}
-        p0 = {which: seat_p0(self.counts[0]["win_" + which], plan.players)
+        p0 = {which: seat_p0(self.p0[which], plan.players)
               for which in ("base", "variant")}
         return {"test": "paired z-test on per-game differences (same seeds and AI seats)",
                 "alpha": ALPHA, "pairs": self.pairs, "seats": seats, "draws": draws,

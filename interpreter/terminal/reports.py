@@ -51,6 +51,13 @@ def say(console: Console, text: str) -> None:
     console.print(Text(printable(text)), soft_wrap=True)
 
 
+def seeds_text(seed: int, games: int) -> str:
+    """The seeds a run's games were dealt with: two runs whose seeds overlap
+    played the same games there, and are not two samples."""
+    return f"games dealt with seed {seed}" if games == 1 else \
+        f"games dealt with seeds {seed}–{seed + games - 1}"
+
+
 def seats_line(plan: dict) -> str:
     budget = f" ({plan['iterations']} iterations/move)" if plan.get("iterations") else ""
     return ", ".join(f"{player_label(s)} {kind}" + (budget if kind in ("mcts", "ismcts") else "")
@@ -60,7 +67,7 @@ def seats_line(plan: dict) -> str:
 def print_simulation(report: dict, console: Console, title: str) -> None:
     plan = report["plan"]
     say(console, f"{title}: {report['games']} games, {plan['players']} players, "
-                  f"seed {plan['seed']}")
+                  f"seed {plan['seed']} ({seeds_text(plan['seed'], report['games'])})")
     say(console, f"seats: {seats_line(plan)}")
     if report.get("fingerprint"):
         say(console, f"rules fingerprint {report['fingerprint']}")
@@ -191,7 +198,8 @@ def draws_line(draws: dict, games: int, players: int) -> str:
 
 def _against_even(test: dict) -> str:
     low, high = test["ci95"]
-    return (f"wins {test['win_rate']:.1%} (95% interval {low:.1%}–{high:.1%}) against "
+    return (f"wins {test['win_rate']:.1%} of {test['n']} games (95% interval "
+            f"{low:.1%}–{high:.1%}) against "
             f"an even {test['expected']:.1%} ({100 * test['difference']:+.1f} points): "
             f"{verdict(test['p'], ALPHA)}")
 
