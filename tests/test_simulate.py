@@ -197,7 +197,7 @@ def test_a_report_names_the_end_that_ended_each_game(hanamikoji):
     assert [p["phase"] for p in report["actions_by_phase"]] == ["round"]
     kalah = load_rulebook(str(ROOT / "rulebooks" / "kalah.rules"))
     (end,) = simulate(kalah, plan, 2)["endings"]["ends"]
-    assert end["line"] is None and end["text"] == "the flow ran out: the last phase (play) ended"
+    assert end["line"] is None and end["text"] == "the end of the last phase (play)"
 
 
 # -- workers ----------------------------------------------------------------------------

@@ -75,12 +75,12 @@ def end_text(game, players: int, at) -> str:
     """What the end at `at` ((line, column) of an `end game`; None: the
     flow ran out) says in the rulebook, for a report of how games ended:
     `end game (line 121) under if COND (line 110)`, each `if` above it
-    quoted from the source (not worked out), or `the last phase (NAME)
-    ended`."""
+    quoted from the source (not worked out), or `the end of the last phase
+    (NAME)`."""
     if at is None:
         phases = game.ir.get("phases") or []
         name = phases[-1]["name"] if phases else "setup"
-        return f"the flow ran out: the last phase ({name}) ended"
+        return f"the end of the last phase ({name})"
     prog = game.program(players)
     m = prog.machine
     ir_at = _ir_statements(game.ir)

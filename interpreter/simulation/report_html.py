@@ -48,7 +48,7 @@ table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0}td,th{border:1px 
 padding:.15rem .5rem;text-align:right}th{background:#f3f3f3}td:first-child,th:first-child{
 text-align:left}p.note{color:#555;font-size:.9rem}dl.provenance{display:grid;
 grid-template-columns:max-content 1fr;gap:.2rem 1rem;font-size:.9rem}dl.provenance dt{
-color:#555}dl.provenance dd{margin:0}span.word{white-space:nowrap}"""
+color:#555}dl.provenance dd{margin:0}span.word{display:inline-block}"""
 
 
 def _page(title: str, intro: list, figures: list, provenance: str = "") -> str:
@@ -538,3 +538,125 @@ def comparison_page(result: dict, base_title: str, variant_title: str) -> str:
     provenance = _provenance(result.get("command", ""),
                              [("base: ", result["base"]), ("variant: ", result["variant"])])
     return _page(f"{result['base']['game']}: base vs variant", intro, figures, provenance)
+
+
+# -- the page of `rulebook analyse` ---------------------------------------------------
+
+def metrics_table(report: dict) -> str:
+    """Every metric's figure in one table, each row named as docs/results.md
+    defines it."""
+    m = report["metrics"]
+    d, b = m["duration"], m["branching"]
+    dec, lc, dr, bal = m["decisiveness"], m["lead_changes"], m["drawishness"], m["balance"]
+    rows = [("duration: decisions a game (mean)", d["decisions"]["mean"], None),
+            ("duration: rounds a game (mean)", d["rounds"]["mean"], None),
+            ("branching factor: legal actions a decision (mean)", b["mean"], None),
+            ("branching factor: largest", b["max"], None)]
+    rows += [(f"branching factor in phase {p['phase']}: mean (max {_num(p['max'])})",
+              p["mean"], None) for p in b["by_phase"]]
+    rows += [("decisiveness (mean over games one player won)", dec["mean"], None),
+             ("lead changes a game (mean)", lc["mean"], None),
+             ("games with a lead change", lc["games_with_a_change"], None),
+             ("drawishness: share of draws", dr["rate"], _pct(dr["rate"])),
+             ("games cut off unfinished", dr["unfinished"], None)]
+    rows += [(f"balance: P{s['seat']} ({s['ai']}) win rate", s["win_rate"],
+              f"{_pct(s['win_rate'])} ({_pct(s['ci95'][0])}–{_pct(s['ci95'][1])})")
+             for s in bal["seats"]]
+    for key, who in (("first_mover", "the player who moved first"), ("seat_p0", "seat P0")):
+        t = bal[key]
+        rows.append((f"balance: {who}'s win rate", t["win_rate"],
+                     f"{_pct(t['win_rate'])} ({_pct(t['ci95'][0])}–{_pct(t['ci95'][1])}), "
+                     f"p = {t['p']:.3f}"))
+    if "never_used" in m:
+        nu = m["never_used"]
+        rows.append(("rules never used (statements and actions)", len(nu["never_fired"]),
+                     f"{len(nu['never_fired'])} of {nu['rules']}"))
+    table = _table(["metric", "value"], [[_cell(name), _cell(v, text)] for name, v, text in rows])
+    return (f"<section data-chart=\"metrics\">\n<h2>The metrics</h2>\n"
+            f"<p class=\"note\">Each is defined, with its formula, in docs/results.md "
+            f"(\"rulebook analyse\").</p>\n{table}\n</section>")
+
+
+def branching(Figure, runs: list) -> str:
+    """The number of legal actions at a decision: its distribution, and its
+    mean and largest by phase."""
+    report = runs[0][1]
+    b = report["metrics"]["branching"]
+    phases = b["by_phase"]
+    fig = Figure(figsize=(7, 2.8 + 0.3 * len(phases)), layout="constrained")
+    left, right = fig.subplots(1, 2, width_ratios=[3, 2])
+    _stairs(left, b["histogram"], b["decisions"], COLOURS[0], "this run")
+    left.set_xlabel("legal actions of the player to move")
+    left.set_ylabel("share of decisions")
+    left.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ys = range(len(phases))
+    right.barh(ys, [p["mean"] for p in phases], 0.6, color=COLOURS[0], label="mean")
+    right.plot([p["max"] for p in phases], list(ys), "|", color="#222", markersize=14,
+               label="largest")
+    right.set_yticks(list(ys), [p["phase"] for p in phases])
+    right.set_ylim(max(len(phases), 3) - 0.5, -0.5)      # a bar stays a bar with one phase
+    right.set_xlabel("legal actions, by phase")
+    _legend(right, loc="lower right")
+    rows = [[_cell(p["phase"]), _cell(p["decisions"]), _cell(p["mean"]), _cell(p["median"]),
+             _cell(p["max"])] for p in phases]
+    rows.append([_cell("every phase"), _cell(b["decisions"]), _cell(b["mean"]),
+                 _cell(b["median"]), _cell(b["max"])])
+    table = _table(["phase", "decisions", "mean", "median", "largest"], rows)
+    return _figure("branching", "Branching factor: the legal actions at each decision",
+                   _png(fig), table,
+                   "A decision's branching factor is the number of options the player to "
+                   "move has (an action with its parameters counts once for each choice of "
+                   "them).")
+
+
+def _distribution(Figure, name: str, caption: str, d: dict, xlabel: str, note: str,
+                  percent_x: bool = False) -> str:
+    fig = Figure(figsize=(7, 2.6), layout="constrained")
+    ax = fig.add_subplot()
+    _stairs(ax, d["histogram"], d["n"], COLOURS[0], "this run")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("share of games")
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    if percent_x:
+        ax.set_xlim(0, 1)
+        ax.xaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    q = d["quantiles"]
+    table = _table(["games", "mean", "sd", "min", "p25", "median", "p75", "max"],
+                   [[_cell(d["n"]), _cell(d["mean"]), _cell(d["sd"]), _cell(d["min"]),
+                     _cell(q["p25"]), _cell(q["p50"]), _cell(q["p75"]), _cell(d["max"])]])
+    return _figure(name, caption, _png(fig), table, note)
+
+
+def decisiveness(Figure, runs: list) -> str:
+    return _distribution(
+        Figure, "decisiveness", "Decisiveness: how much of the game the winner led for good",
+        runs[0][1]["metrics"]["decisiveness"],
+        "share of the game's decisions after which the winner led alone to the end",
+        "Over the games one player won. 100%: the winner led alone from the first "
+        "decision on; near 0%: the lead was taken for good at the very end (0%: the "
+        "winner never led alone on the score at the end, won by a tie-break or the "
+        "rulebook's own winners rule).", percent_x=True)
+
+
+def lead_change_chart(Figure, runs: list) -> str:
+    return _distribution(
+        Figure, "lead-changes", "Lead changes per game", runs[0][1]["metrics"]["lead_changes"],
+        "times the sole leader on the score changed",
+        "A change: after a decision one player leads alone, and the last player who "
+        "led alone was another (a tie for the lead is not one).")
+
+
+def analysis_page(report: dict, title: str) -> str:
+    """The page of `rulebook analyse`: the metrics' table, then their charts
+    (balance, win rates as games accumulate, length, branching,
+    decisiveness, lead changes, ends) and the rules never used."""
+    Figure = require()
+    runs = [("this run", report)]
+    figures = [metrics_table(report)]
+    figures += [chart(Figure, runs) for chart in (win_rates, convergence, length, branching,
+                                                  decisiveness, lead_change_chart, margins,
+                                                  endings)]
+    if "coverage" in report:
+        figures.append(coverage_section(report["coverage"]))
+    return _page(f"{title}: analysis", _intro(report), figures,
+                 _provenance(report.get("command", ""), [("", report)]))

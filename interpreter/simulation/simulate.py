@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import Callable, Optional
 
 from . import stats
+from .analysis import Measures, Watch
 from .end_conditions import end_text
 from .options_off import switched_off
 from ..errors import RuleStuck
@@ -44,7 +45,9 @@ class Plan:
     ``greedy``, ``mcts``, ``ismcts``); `iterations` the search budget per
     move (None: each player's default); `log_actions`: keep every game's
     actions as text in its record (for `--records`; it changes no figure of
-    the report, so it is not part of the plan's JSON)."""
+    the report, so it is not part of the plan's JSON); `measure`: watch
+    every decision (`analysis.Watch`: the branching factor, who leads),
+    as `rulebook analyse` does (its JSON says `"measure": true`)."""
 
     players: int
     seats: tuple
@@ -52,6 +55,7 @@ class Plan:
     iterations: Optional[int] = None
     max_decisions: int = 10_000
     log_actions: bool = False
+    measure: bool = False
 
     def game_seed(self, index: int) -> int:
         return self.seed + index
@@ -61,8 +65,11 @@ class Plan:
         return int.from_bytes(digest, "big")
 
     def to_json(self) -> dict:
-        return {"players": self.players, "seats": list(self.seats), "seed": self.seed,
-                "iterations": self.iterations, "max_decisions": self.max_decisions}
+        out = {"players": self.players, "seats": list(self.seats), "seed": self.seed,
+               "iterations": self.iterations, "max_decisions": self.max_decisions}
+        if self.measure:
+            out["measure"] = True
+        return out
 
 
 @dataclass(frozen=True)
@@ -81,7 +88,9 @@ class GameRecord:
     for one player or a game cut off; `ended` is where the `end game` that
     ended it stands, (line, column), None when the flow ran out (or the
     game was cut off); `decided_by` what told the winners apart
-    (`Outcome.decided_by`: "score", a tie-break step, "winners", "tie")."""
+    (`Outcome.decided_by`: "score", a tie-break step, "winners", "tie");
+    `measured` what the plan's `measure` watched (`analysis.Watch.result`),
+    else None."""
 
     index: int
     winners: Optional[tuple]
@@ -97,6 +106,7 @@ class GameRecord:
     margin: Optional[float] = None
     ended: Optional[tuple] = None
     decided_by: Optional[str] = None
+    measured: Optional[dict] = None
 
     def win_share(self, seat: int) -> float:
         """1 for a sole win, 1/k for a win shared by k players, else 0."""
@@ -138,6 +148,7 @@ def play_game(game, plan: Plan, index: int) -> GameRecord:
     by_phase: dict = {}
     first = None
     log = [] if plan.log_actions else None
+    watch = Watch(game.lowest_wins) if plan.measure else None
     while state.decisions < plan.max_decisions:
         deciders = game.to_move(state)
         if not deciders:
@@ -153,23 +164,29 @@ def play_game(game, plan: Plan, index: int) -> GameRecord:
         taken[name] = taken.get(name, 0) + 1
         key = (player, name)
         by_seat[key] = by_seat.get(key, 0) + 1
-        key = (phase_of(game, state), name)
+        phase = phase_of(game, state)
+        key = (phase, name)
         by_phase[key] = by_phase.get(key, 0) + 1
         if first is None:
             first = player
         if log is not None:
             log.append((player, str(action)))
         state = game.apply(state, action)
+        if watch is not None:
+            watch.decision(phase, len(actions))
+            watch.after(game.scores(state))
     log = None if log is None else tuple(log)
     outcome = game.outcome(state)
     if outcome is None:
         return GameRecord(index, None, tuple(game.scores(state)), state.decisions,
                           state.round, taken, log=log, first=first, by_seat=by_seat,
-                          by_phase=by_phase)
+                          by_phase=by_phase,
+                          measured=None if watch is None else watch.result(None))
     return GameRecord(index, tuple(outcome.winners), tuple(outcome.scores),
                       state.decisions, state.round, taken, outcome.draw, log, first,
                       by_seat, by_phase, score_margin(outcome), state.ended,
-                      outcome.decided_by)
+                      outcome.decided_by,
+                      None if watch is None else watch.result(tuple(outcome.winners)))
 
 
 # -- reports ------------------------------------------------------------------------
@@ -206,6 +223,8 @@ class Tally:
         # per run of games ending at a checkpoint: [played, completed, the
         # seats' win-share sums, the first mover's sum, games with a first mover]
         self.runs = [[0, 0, [Fraction(0)] * players, Fraction(0), 0] for _ in self.checkpoints]
+        self.measures = Measures()        # of games whose plan measured them
+        self.measured = 0
 
     def add(self, r: GameRecord) -> None:
         self.played += 1
@@ -214,6 +233,9 @@ class Tally:
             self.taken[name] = self.taken.get(name, 0) + count
         self.by_seat.update(r.by_seat)
         self.by_phase.update(r.by_phase)
+        if r.measured is not None:
+            self.measured += 1
+            self.measures.add(r.measured, r.winners is not None)
         run = self.runs[bisect.bisect_right(self.checkpoints, r.index)] \
             if self.checkpoints and r.index < self.checkpoints[-1] else None
         if run is not None:
@@ -281,7 +303,7 @@ class Tally:
         actions = shares_of(self.taken)
         order = list(actions)
         draws = self.draws["level"] + self.draws["no_winner"]
-        return {"plan": plan.to_json(), "games": planned, "played": self.played,
+        out = {"plan": plan.to_json(), "games": planned, "played": self.played,
                 "completed": n, "capped": self.played - n,
                 "seats": seats,
                 "draws": {"count": draws, "rate": draws / n if n else 0.0,
@@ -304,6 +326,10 @@ class Tally:
                     for phase in phases_in_order({p for p, _ in self.by_phase}, game)],
                 "convergence": self.convergence(),
                 "total_decisions": decisions}
+        if plan.measure:
+            out["analysis"] = self.measures.report(
+                phases_in_order({p for p, _ in self.measures.branching}, game))
+        return out
 
     def endings(self, game=None) -> dict:
         """How the games that ended ended: by which `end game` (its line,

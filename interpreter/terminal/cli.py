@@ -1,4 +1,4 @@
-"""The `rulebook` command: validate, play, simulate, compare and show rulebooks.
+"""The `rulebook` command: validate, play, simulate, analyse, compare and show rulebooks.
 
 Each subcommand is a small function over the public engine API. Every
 failure a user can cause ends in a message with its stable code and an exit
@@ -15,6 +15,7 @@ import os
 import random
 import shlex
 import sys
+from dataclasses import replace
 from typing import Optional
 
 from rich.console import Console
@@ -35,9 +36,11 @@ from ..presentation.rules import rules_text
 from ..simulation.parallel import BACKENDS, Source
 from ..simulation.parallel import run as run_games
 from .reports import print_comparison, print_coverage, print_simulation, say
+from .analysis_text import print_analysis
 from ..simulation import playcheck, report_html
 from ..simulation.records import record_lines
 from ..simulation.simulate import Plan, Timer
+from ..simulation.analysis import metrics as analysis_metrics
 from ..simulation.simulate import coverage as simulation_coverage
 
 USAGE_EXIT = 2
@@ -494,6 +497,34 @@ def cmd_simulate(args) -> int:
     return 130 if batch.interrupted else 0
 
 
+def cmd_analyse(args) -> int:
+    """`rulebook analyse`: simulate's games watched decision by decision,
+    and the game's metrics (simulation.analysis; docs/results.md)."""
+    options = options_of(args)
+    game = load_game(args.game, options, args.library)
+    plan = replace(simulation_plan(game, args), measure=True)
+    args.coverage = True                 # rules never used is one of the metrics
+    output_targets(args)
+    timer = Timer()
+    batch = play_batch(args, [Source.of(game, args.game, options)], [game], plan)
+    report = {"game": game.name, "rulebook": args.game, "options": game.options,
+              "command": command_line(args), "fingerprint": game.fingerprint,
+              **report_of(batch, 0, plan, args.games, timer, game)}
+    report["coverage"] = simulation_coverage(game, batch.coverage[0], plan.players)
+    report["metrics"] = analysis_metrics(report)
+    title = titled(args.game, game, options)
+    if args.json:
+        write_json(args, report)
+    write_records(args, batch, plan, [(args.game, game.options)])
+    if args.report:
+        write_text(args.report, "--report", [report_html.analysis_page(report, title)])
+    if args.json != "-":
+        print_analysis(report, guarded(Console()), title)
+    if batch.failure is not None:
+        raise batch.failure
+    return 130 if batch.interrupted else 0
+
+
 def cmd_compare(args) -> int:
     options = options_of(args)
     variant_options = {**options, **dict(args.variant_option or [])}
@@ -620,6 +651,10 @@ def cmd_lsp(args) -> int:
 
 # -- the parser ----------------------------------------------------------------
 
+# `analyse` plays this many games when --games names no number
+ANALYSE_GAMES = 200
+
+
 def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="rulebook", description="Rules-as-data board games.")
     parser.add_argument("--debug", action="store_true",
@@ -667,11 +702,11 @@ def build_parser() -> ArgumentParser:
     library_option(play)
     play.set_defaults(run=cmd_play)
 
-    def simulation_options(p):
+    def simulation_options(p, games=100):
         p.add_argument("--players", type=int, metavar="N",
                        help="default: the fewest the game allows")
-        p.add_argument("--games", type=int, default=100, metavar="N",
-                       help="games to play (default 100)")
+        p.add_argument("--games", type=int, default=games, metavar="N",
+                       help=f"games to play (default {games})")
         p.add_argument("--seed", type=int, default=0, metavar="S",
                        help="game i is dealt with seed S+i; its AIs are seeded from (S, i, seat)")
         p.add_argument("--ai", action="append", type=ai_arg, metavar="SEAT=KIND",
@@ -703,6 +738,13 @@ def build_parser() -> ArgumentParser:
     game_options(sim)
     simulation_options(sim)
     sim.set_defaults(run=cmd_simulate)
+
+    ana = sub.add_parser("analyse", help="a game's metrics: duration, branching, decisiveness, "
+                                         "lead changes, drawishness, balance, ends, rules "
+                                         "never used")
+    game_options(ana)
+    simulation_options(ana, ANALYSE_GAMES)
+    ana.set_defaults(run=cmd_analyse)
 
     cmp = sub.add_parser("compare", help="the same games on two rulebooks, with significance")
     cmp.add_argument("base", metavar="BASE")
