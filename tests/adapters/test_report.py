@@ -143,3 +143,26 @@ def test_the_same_games_give_the_same_page(tmp_path, capsys):
     command = re.compile(r"<dt>command</dt><dd>.*?</dd>", re.DOTALL)
     assert len(command.findall(one)) == 1
     assert command.sub("", one) == command.sub("", two)
+
+
+def test_an_analysis_page_draws_every_metric(tmp_path, capsys):
+    text, charts, report = run(tmp_path, "ana", "analyse", "kalah", "--games", "20",
+                               "--seed", "2", "--workers", "1")
+    capsys.readouterr()
+    assert {"metrics", "win-rates", "convergence", "length", "branching", "decisiveness",
+            "lead-changes", "margin", "endings", "coverage"} <= set(charts)
+    for name in ("branching", "decisiveness", "lead-changes"):
+        assert [image[:8] for image in charts[name]["images"]] == [PNG]
+    m = report["metrics"]
+    values = {r[0]: r[1] for r in rows_of(charts["metrics"])}
+    assert values["decisiveness (mean over games one player won)"] == m["decisiveness"]["mean"]
+    assert values["lead changes a game (mean)"] == m["lead_changes"]["mean"]
+    assert values["branching factor: largest"] == m["branching"]["max"]
+    assert values["drawishness: share of draws"] == m["drawishness"]["rate"]
+    assert rows_of(charts["branching"])[-1] == [
+        "every phase", m["branching"]["decisions"], m["branching"]["mean"],
+        m["branching"]["median"], m["branching"]["max"]]
+    assert rows_of(charts["decisiveness"])[0][:2] == [m["decisiveness"]["n"],
+                                                      m["decisiveness"]["mean"]]
+    assert "<h1>Kalah (kalah): analysis</h1>" in text
+    assert report["fingerprint"] in text
