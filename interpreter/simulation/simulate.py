@@ -304,28 +304,28 @@ class Tally:
         order = list(actions)
         draws = self.draws["level"] + self.draws["no_winner"]
         out = {"plan": plan.to_json(), "games": planned, "played": self.played,
-                "completed": n, "capped": self.played - n,
-                "seats": seats,
-                "draws": {"count": draws, "rate": draws / n if n else 0.0,
-                          "ci95": list(stats.wilson(draws, n)),
-                          "level": self.draws["level"], "no_winner": self.draws["no_winner"]},
-                "first_mover": first_mover(self.first_mover, self.moved_first,
-                                           plan.players),
-                "seat_p0": seat_p0(self.p0_won, plan.players),
-                "decisions": stats.describe_counts(self.decisions,
-                                                   span(lambda t: t.decisions)),
-                "rounds": stats.describe_counts(self.rounds, span(lambda t: t.rounds)),
-                "margin": stats.describe_counts(self.margins, span(lambda t: t.margins)),
-                "endings": self.endings(game),
-                "actions": actions,
-                "actions_by_seat": [
-                    {"seat": seat, **split(self.by_seat, seat, order)}
-                    for seat in range(plan.players)],
-                "actions_by_phase": [
-                    {"phase": phase, **split(self.by_phase, phase, order)}
-                    for phase in phases_in_order({p for p, _ in self.by_phase}, game)],
-                "convergence": self.convergence(),
-                "total_decisions": decisions}
+               "completed": n, "capped": self.played - n,
+               "seats": seats,
+               "draws": {"count": draws, "rate": draws / n if n else 0.0,
+                         "ci95": list(stats.wilson(draws, n)),
+                         "level": self.draws["level"], "no_winner": self.draws["no_winner"]},
+               "first_mover": first_mover(self.first_mover, self.moved_first,
+                                          plan.players),
+               "seat_p0": seat_p0(self.p0_won, plan.players),
+               "decisions": stats.describe_counts(self.decisions,
+                                                  span(lambda t: t.decisions)),
+               "rounds": stats.describe_counts(self.rounds, span(lambda t: t.rounds)),
+               "margin": stats.describe_counts(self.margins, span(lambda t: t.margins)),
+               "endings": self.endings(game),
+               "actions": actions,
+               "actions_by_seat": [
+                   {"seat": seat, **split(self.by_seat, seat, order)}
+                   for seat in range(plan.players)],
+               "actions_by_phase": [
+                   {"phase": phase, **split(self.by_phase, phase, order)}
+                   for phase in phases_in_order({p for p, _ in self.by_phase}, game)],
+               "convergence": self.convergence(),
+               "total_decisions": decisions}
         if plan.measure:
             out["analysis"] = self.measures.report(
                 phases_in_order({p for p, _ in self.measures.branching}, game))

@@ -35,7 +35,7 @@ from ..presentation.savefile import SEEDS, ai_problem, ai_seat, read_save, save_
 from ..presentation.rules import rules_text
 from ..simulation.parallel import BACKENDS, Source
 from ..simulation.parallel import run as run_games
-from .reports import print_comparison, print_coverage, print_simulation, say
+from .reports import print_comparison, print_coverage, print_simulation, say, side_lines
 from .analysis_text import print_analysis
 from ..simulation import playcheck, report_html
 from ..simulation.records import record_lines
@@ -563,6 +563,9 @@ def cmd_compare(args) -> int:
         if base.fingerprint == variant.fingerprint:
             say(console, "note: the base and the variant have the same rules and options")
         print_comparison(comparison, console, *titles)
+        for key in ("base", "variant"):
+            for line in side_lines(key, result[key]):
+                say(console, line)
         if args.coverage:
             for key, title in zip(("base", "variant"), titles):
                 say(console, f"{key}: {title}")

@@ -171,6 +171,20 @@ DECIDED = {"score": "the score", "winners": "the rulebook's winners rule",
            "tie": "nothing (a tie)", None: "nothing"}
 
 
+def side_lines(which: str, report: dict) -> list:
+    """A comparison's lines of one rulebook's own figures (`which`: base or
+    variant): its fingerprint, its score margin and how its games ended."""
+    lines = [f"{which}: rules fingerprint {report['fingerprint']}"] \
+        if report.get("fingerprint") else []
+    if report.get("margin", {}).get("n"):
+        lines.append(f"{which}: " + margin_line(report["margin"], report.get("lowest_wins",
+                                                                             False)))
+    lines += [f"{which}: {line}" for line in ending_lines(report.get("endings") or
+                                                          {"completed": 0, "ends": [],
+                                                           "decided_by": [], "capped": 0})]
+    return lines
+
+
 def phase_line(row: dict) -> str:
     """A phase's decisions and its most taken actions' shares of them."""
     top = list(row["actions"].items())[:PHASE_ACTIONS]
