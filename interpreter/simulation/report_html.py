@@ -22,6 +22,7 @@ import io
 import json
 
 from ..errors import CommandError
+from .simulate import decided_text
 
 INSTALL = "pip install 'rulebook[plot]'"
 # one colour per run: the base (or the only run) and the variant
@@ -331,7 +332,8 @@ def endings(Figure, runs: list) -> str:
             for n, label, games, share in bars]
     for label, report in runs:
         for d in report["endings"]["decided_by"]:
-            rows.append([_cell(f"decided by: {d['by']}"), _cell(label), _cell(d["games"]),
+            rows.append([_cell(f"decided by {decided_text(d['by'])}"), _cell(label),
+                         _cell(d["games"]),
                          _cell(d["share"], _pct(d["share"]))])
     table = _table(["how the game ended", "run", "games", "share"], rows)
     return _figure("endings", "How the games ended", _png(fig), table,

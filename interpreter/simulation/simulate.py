@@ -394,6 +394,14 @@ def checkpoints(games: int) -> list:
     return sorted({-(-games * k // CHECKPOINTS) for k in range(1, CHECKPOINTS + 1)})
 
 
+def decided_text(by: Optional[str]) -> str:
+    """What `Outcome.decided_by` says, in words: the score, a tie-break step
+    by its name, the rulebook's winners rule, or nothing (a tie)."""
+    words = {"score": "the score", "winners": "the rulebook's winners rule",
+             "tie": "nothing (a tie)", None: "nothing"}
+    return words.get(by) or f"the tie-break '{by}'"
+
+
 def shares_of(counts: dict) -> dict:
     """{name: {count, share}} of a count per action name, most taken first."""
     total = sum(counts.values())

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from ..printable import printable
 from .render import player_label
-from ..simulation.simulate import ALPHA
+from ..simulation.simulate import ALPHA, decided_text
 
 BARS = "▁▂▃▄▅▆▇█"
 
@@ -160,15 +160,11 @@ def ending_lines(endings: dict) -> list:
         lines.append(f"ended by {where}: {end['games']} of {n} games ({end['share']:.1%})")
     if endings["decided_by"]:
         lines.append("decided by " + ", ".join(
-            f"{DECIDED.get(d['by'], 'the tie-break ' + repr(d['by']))} in {d['share']:.1%}"
+            f"{printable(decided_text(d['by']), lines=False)} in {d['share']:.1%}"
             for d in endings["decided_by"]))
     if endings["capped"]:
         lines.append(f"cut off at the decision cap, not ended: {endings['capped']} games")
     return lines
-
-
-DECIDED = {"score": "the score", "winners": "the rulebook's winners rule",
-           "tie": "nothing (a tie)", None: "nothing"}
 
 
 def side_lines(which: str, report: dict) -> list:
