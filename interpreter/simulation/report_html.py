@@ -264,11 +264,12 @@ def actions_by_seat(Figure, runs: list) -> str:
         ax.xaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
         _legend(ax, loc="lower right")
     table = _table(["action", "run", "of", "times taken", "share"], rows)
+    phased = any(what == "phase" for _, what, _ in groups)
     caption = "Each action's share of each seat's decisions" + (
-        ", and of each phase's" if any(what == "phase" for _, what, _ in groups) else "")
+        ", and of each phase's" if phased else "")
     return _figure("actions-by", caption, _png(fig), table,
-                   "A share is of that seat's (or phase's) own decisions, so each colour's "
-                   "bars add up to 100%.")
+                   f"A share is of that seat's{' (or phase' + chr(39) + 's)' if phased else ''} "
+                   f"own decisions, so each colour's bars add up to 100%.")
 
 
 def margins(Figure, runs: list) -> str:
