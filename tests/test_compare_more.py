@@ -84,9 +84,9 @@ def test_the_text_says_the_length_and_the_first_players_advantage(tmp_path, caps
                      "--workers", "1"]) == 0
     text = capsys.readouterr().out
     assert ("first mover's advantage with the base: the player who moved first (P0 in 20) "
-            "wins 100.0% (95% interval 83.9%–100.0%) against an even 50.0% (+50.0 points): "
-            "significant (p < 0.001)") in text
-    assert ("seat P0 with the base: seat P0 wins 100.0% (95% interval "
+            "wins 100.0% of 20 games (95% interval 83.9%–100.0%) against an even 50.0% "
+            "(+50.0 points): significant (p < 0.001)") in text
+    assert ("seat P0 with the base: seat P0 wins 100.0% of 20 games (95% interval "
             "83.9%–100.0%) against an even 50.0% (+50.0 points): significant (p < 0.001)") in text
     decisions = result["comparison"]["length"]["decisions"]
     assert (f"game length: {decisions['variant']['mean']:.2f} ± "
@@ -152,7 +152,8 @@ def test_the_page_says_who_moved_first_and_seat_p0_apart(tmp_path, capsys):
     first, p0 = report["first_mover"], report["seat_p0"]
     assert first["win_rate"] != p0["win_rate"]
     page = report_html.win_rates(mock.MagicMock(), [("this run", report)])
-    assert (f"this run: the player who moved first wins {first['win_rate']:.1%} (95% interval "
+    assert (f"this run: the player who moved first wins {first['win_rate']:.1%} of "
+            f"{first['n']} games (95% interval "
             f"{first['ci95'][0]:.1%}–{first['ci95'][1]:.1%}) against an even 50.0%, "
             f"p = {first['p']:.3f}.") in page
-    assert f"this run: seat P0 wins {p0['win_rate']:.1%} (95% interval" in page
+    assert f"this run: seat P0 wins {p0['win_rate']:.1%} of {p0['n']} games (95% interval" in page

@@ -24,8 +24,8 @@ from interpreter.terminal import cli
 ROOT = Path(__file__).resolve().parent.parent
 COUNTER = ROOT / "tests" / "engine" / "counter.rules"
 FIELDS = ["game", "seed", "rulebook", "options", "players", "seats", "finished", "winners",
-          "win_shares", "draw", "scores", "decisions", "rounds", "first", "log",
-          "log_seats"]
+          "win_shares", "draw", "scores", "decisions", "rounds", "first", "margin",
+          "end_line", "decided_by", "log", "log_seats"]
 
 
 def simulate(tmp_path, name, *argv) -> tuple:
@@ -43,6 +43,10 @@ def test_one_line_per_game_with_its_figures(tmp_path, capsys):
     assert list(lines[0]) == FIELDS
     assert [r["game"] for r in lines] == list(range(8))
     assert [r["seed"] for r in lines] == list(range(5, 13))
+    # Hanamikoji ends at its one 'end game', the winners named by its own rule
+    assert {(r["end_line"], r["decided_by"]) for r in lines} == {(121, "winners")}
+    assert all(r["margin"] == r["scores"][r["winners"][0]] - r["scores"][1 - r["winners"][0]]
+               for r in lines)
     for r in lines:
         assert r["rulebook"] == "hanamikoji" and r["seats"] == ["random", "greedy"]
         assert r["options"] == report["options"] and r["players"] == 2

@@ -2,7 +2,7 @@
 
 The central promise is that a report depends on the plan alone: the same
 games come out whether one process plays them, two do, or a Ray cluster;
-only the `timing` part differs. Statistics are checked against values
+only the `timing` part differs (and the command line that asked for them). Statistics are checked against values
 computed by hand (table-driven).
 """
 
@@ -43,7 +43,7 @@ def hanamikoji():
 
 
 def without_timing(report: dict) -> dict:
-    return {k: v for k, v in report.items() if k != "timing"}
+    return {k: v for k, v in report.items() if k not in ("timing", "command")}
 
 
 # -- seeds and records ------------------------------------------------------------------
@@ -91,10 +91,113 @@ def test_summary_counts_a_shared_win_as_a_fraction():
                                  "b": {"count": 6, "share": 6 / 40}}
 
 
+def test_a_draw_that_nobody_won_is_left_out_of_the_tests_against_an_even_share():
+    # every seat gets 0 of a game nobody won: counted, it would put every
+    # seat of an even game below 1/N, and a long run would call it unfair
+    plan = Plan(players=2, seats=("random", "random"))
+    records = [GameRecord(0, (0,), (1, 0), 2, 1, {"a": 2}, first=0),
+               GameRecord(1, (1,), (0, 1), 2, 1, {"a": 2}, first=0),
+               GameRecord(2, (), (0, 0), 2, 1, {"a": 2}, draw=True, first=0)]
+    report = summarize(records, plan, 3)
+    assert report["seats"][0]["win_rate"] == 1 / 3 and report["draws"]["no_winner"] == 1
+    for key in ("seat_p0", "first_mover"):
+        assert report[key]["n"] == 2 and report[key]["win_rate"] == 0.5
+        assert report[key]["p"] == 1.0
+
+
 def test_summary_does_not_depend_on_the_order_records_arrive():
     plan = Plan(players=2, seats=("random", "random"))
     records = [record(i, (i % 2,), (i, 10 - i), decisions=10 + i) for i in range(9)]
     assert summarize(records, plan, 9) == summarize(records[::-1], plan, 9)
+
+
+def test_actions_by_seat_and_phase_margins_and_ends_are_counted_in_any_order():
+    plan = Plan(players=2, seats=("random", "random"))
+    records = [GameRecord(0, (0,), (5, 3), 3, 1, {"a": 2, "b": 1},
+                          by_seat={(0, "a"): 2, (1, "b"): 1},
+                          by_phase={("setup", "a"): 1, ("play", "a"): 1, ("play", "b"): 1},
+                          margin=2, ended=(40, 3), decided_by="score"),
+               GameRecord(1, (1,), (1, 1), 2, 1, {"a": 1, "b": 1},
+                          by_seat={(0, "b"): 1, (1, "a"): 1},
+                          by_phase={("play", "a"): 1, ("play", "b"): 1},
+                          margin=0, ended=None, decided_by="most gold"),
+               GameRecord(2, None, (0, 0), 4, 1, {"a": 4}, by_seat={(0, "a"): 4},
+                          by_phase={("play", "a"): 4})]
+    report = summarize(records, plan, 3)
+    assert report == summarize(records[::-1], plan, 3)
+    seat0 = report["actions_by_seat"][0]
+    assert seat0["decisions"] == 7
+    assert seat0["actions"] == {"a": {"count": 6, "share": 6 / 7}, "b": {"count": 1,
+                                                                      "share": 1 / 7}}
+    assert [(p["phase"], p["decisions"]) for p in report["actions_by_phase"]] == [
+        ("play", 8), ("setup", 1)]              # without the game: by name
+    assert report["margin"]["n"] == 2 and report["margin"]["mean"] == 1
+    ends = report["endings"]
+    assert ends["completed"] == 2 and ends["capped"] == 1
+    assert [(e["end"], e["line"], e["games"]) for e in ends["ends"]] == [
+        ("end game", 40, 1), ("last phase over", None, 1)]
+    assert {d["by"]: d["games"] for d in ends["decided_by"]} == {"score": 1, "most gold": 1}
+
+
+def test_win_rates_as_games_accumulate_are_in_game_order():
+    plan = Plan(players=2, seats=("random", "random"))
+    records = [GameRecord(i, w, (0, 0), 5, 1, {"a": 5}, first=f)
+               for i, (w, f) in enumerate([((0,), 0), ((1,), 0), ((0, 1), 1), (None, 1)])]
+    tally = simulate_tally(plan, 4, records[::-1])
+    c = tally.report(plan, 4)["convergence"]
+    assert c["games"] == [1, 2, 3, 4]
+    assert c["completed"] == [1, 2, 3, 3]           # game 3 was cut off
+    assert c["seats"][0]["win_rate"] == [1.0, 0.5, 0.5, 0.5]
+    assert c["seats"][1]["win_rate"] == [0.0, 0.5, 0.5, 0.5]
+    assert c["first_mover"]["win_rate"] == [1.0, 0.5, 0.5, 0.5]
+    assert c["seats"][0]["ci95"][0] == list(stats.wilson(1.0, 1))
+    # a game missing (a run cut short) ends the points before it
+    c = simulate_tally(plan, 4, [r for r in records if r.index != 1]).report(plan, 4)
+    assert c["convergence"]["games"] == [1]
+
+
+def test_many_games_are_followed_at_fifty_points():
+    from interpreter.simulation.simulate import CHECKPOINTS, checkpoints
+    assert checkpoints(7) == list(range(1, 8))
+    points = checkpoints(1000)
+    assert len(points) == CHECKPOINTS and points[0] == 20 and points[-1] == 1000
+    assert checkpoints(101)[-1] == 101 and len(checkpoints(101)) == CHECKPOINTS
+
+
+def simulate_tally(plan, games, records):
+    from interpreter.simulation.simulate import Tally
+    tally = Tally(plan.players, games)
+    for r in records:
+        tally.add(r)
+    return tally
+
+
+@pytest.mark.parametrize("scores, ranking, lowest, margin", [
+    ((5, 3), (0, 1), False, 2),
+    ((3, 5), (0, 1), True, 2),          # the lowest wins: 3 beats 5 by 2
+    ((4, 4), (1, 0), False, 0),         # a tie-break decided
+    ((2, 6), (0, 1), False, -4),        # the rulebook's winners rule named the lower score
+    ((7,), (0,), False, None),          # one player: no runner-up
+])
+def test_the_score_margin_is_the_first_of_the_ranking_over_the_second(scores, ranking,
+                                                                       lowest, margin):
+    from interpreter.game.engine import Outcome
+    from interpreter.simulation.simulate import score_margin
+    outcome = Outcome(scores, ranking, (ranking[0],), lowest_wins=lowest)
+    assert score_margin(outcome) == margin
+
+
+def test_a_report_names_the_end_that_ended_each_game(hanamikoji):
+    plan = Plan(players=2, seats=("random", "random"))
+    report = simulate(hanamikoji, plan, 6)
+    (end,) = report["endings"]["ends"]
+    assert end["games"] == 6 and end["line"] == 121
+    assert end["text"] == ("end game (line 121) under if any(p in players where "
+                           "has_won(p)) (line 108)")
+    assert [p["phase"] for p in report["actions_by_phase"]] == ["round"]
+    kalah = load_rulebook(str(ROOT / "rulebooks" / "kalah.rules"))
+    (end,) = simulate(kalah, plan, 2)["endings"]["ends"]
+    assert end["line"] is None and end["text"] == "the end of the last phase (play)"
 
 
 # -- workers ----------------------------------------------------------------------------
@@ -115,6 +218,8 @@ def test_one_or_two_workers_give_the_same_report(tmp_path, capsys):
     assert without_timing(one) == without_timing(two)
     assert one["completed"] == 10
     assert one["coverage"]["total"] > one["coverage"]["fired"] > 0
+    assert one["convergence"]["games"] == list(range(1, 11))
+    assert "--workers 1 --json" in one["command"] and "--workers 2 --json" in two["command"]
 
 
 def test_chunks_cover_every_game_once_per_source():

@@ -37,7 +37,7 @@ class State:
 
     __slots__ = ("n", "zones", "loc", "vars", "revealed", "frames", "rng",
                  "decisions", "pending", "over", "round", "turn", "events", "cache", "shared", "lent",
-                 "memo", "chance")
+                 "memo", "chance", "ended")
 
     def __init__(self, n, zones, loc, vars_, revealed, frames, rng, decisions=0,
                  pending=(), over=False, round_=0, turn=0, events=None, chance=None):
@@ -70,6 +70,10 @@ class State:
         # None: the rules draw from `rng`; a `chance.Chance`: every draw is a
         # chance node (`Game.new_game(chance=True)`)
         self.chance = chance
+        # the place (line, column) of the `end game` that ended the game,
+        # None while it goes on or when its flow ran out; for reports of
+        # how games end (it changes nothing the rules see, and is not saved)
+        self.ended = None
 
     # -- the generator -------------------------------------------------------
     def randbelow(self, k: int) -> int:
@@ -143,6 +147,7 @@ class State:
         s.memo = None
         c = self.chance
         s.chance = None if c is None else c.copy()
+        s.ended = self.ended
         return s
 
     def own_board(self, every_zone: bool = False) -> None:

@@ -771,6 +771,7 @@ class EndGame(Stmt):
         self.at = at
 
     def run(self, m, s, f):
+        s.ended = (self.at[0], self.at[1])   # which end it was, for reports
         s.frames.clear()      # the machine sees no frame left and ends the game
 
 

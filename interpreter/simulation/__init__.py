@@ -13,7 +13,9 @@ coverage shows apart from those that never fired. `playcheck` plays the
 seeded random games of `rulebook validate --play` and keeps each rule
 error they run into once, with the seed that replays it; `never_legal`
 watches what its games offer (the actions none ever offered) and
-`end_conditions` tells the ends of a game it cuts off. Laying a report
+`end_conditions` tells the ends of a game it cuts off (and, for a
+report, which `end game` ended one). `analysis` watches each decision of
+`rulebook analyse`'s games and names their metrics. Laying a report
 out for the terminal belongs to `interpreter.terminal.reports`.
 
 May import: `interpreter.errors`, `interpreter.stdlib`,

@@ -71,6 +71,42 @@ def described(game, state) -> str:
     return "".join(f"\n- {e}" for e in shown) + (f"\n- … and {more} more" if more else "")
 
 
+def end_text(game, players: int, at) -> str:
+    """What the end at `at` ((line, column) of an `end game`; None: the
+    flow ran out) says in the rulebook, for a report of how games ended:
+    `end game (line 121) under if COND (line 110)`, each `if` above it
+    quoted from the source (not worked out), or `the end of the last phase
+    (NAME)`."""
+    if at is None:
+        phases = game.ir.get("phases") or []
+        name = phases[-1]["name"] if phases else "setup"
+        return f"the end of the last phase ({name})"
+    prog = game.program(players)
+    m = prog.machine
+    ir_at = _ir_statements(game.ir)
+    owner, block_of = {}, {}
+    for x in m.stmts:
+        for bid in _blocks_of(x):
+            owner[bid] = x
+    for b in m.blocks:
+        for x in b.stmts:
+            block_of[id(x)] = b.id
+    found = [x for x in m.stmts if type(x) is EndGame and tuple(x.at[:2]) == tuple(at)]
+    if not found:
+        return f"end game (line {at[0]})"
+    x = found[0]
+    lines = _Lines(game, m)
+    text = f"end game (line {at[0]})"
+    guard = owner.get(block_of.get(id(x)))
+    while type(guard) is If:
+        node = ir_at.get((guard.at[0], guard.at[1]))
+        cond = lines.text(node["cond"]["at"]) if node else None
+        branch = "" if block_of.get(id(x)) == guard.then else "the 'otherwise' of "
+        text += f" under {branch}if {cond or 'its condition'} (line {guard.at[0]})"
+        x, guard = guard, owner.get(block_of.get(id(guard)))
+    return text
+
+
 def _ir_statements(ir: dict) -> dict:
     """(line, column) -> the IR of every `repeat until` and `if`."""
     out: dict = {}
@@ -194,4 +230,4 @@ def _words(error) -> str:
     return error.message if isinstance(error, RulebookError) else in_rule_words(error)
 
 
-__all__ = ["described"]
+__all__ = ["described", "end_text"]

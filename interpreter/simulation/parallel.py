@@ -211,7 +211,7 @@ def run(sources: list, plan: Plan, games: int, *, loaded: Optional[list] = None,
     per CPU); a Ray that this call started is shut down before it returns,
     one already running (`ray.init` by the caller) is left running."""
     total = games * len(sources)
-    tallies = [Tally(plan.players) for _ in sources]
+    tallies = [Tally(plan.players, games) for _ in sources]
     pairing = Pairing(plan.players) if len(sources) == 2 else None
     records: list = [[] for _ in sources]
     merged: list = [{} for _ in sources]

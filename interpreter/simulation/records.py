@@ -3,7 +3,8 @@ analysis (`--records FILE`; docs/results.md reads them with pandas).
 
 One JSON object a line, one line a game: its number and seed, the seats'
 AI, the scores, winners, win shares and draw, its length, the seat that
-took its first decision (`first`: the first mover), the rulebook and
+took its first decision (`first`: the first mover), its score margin,
+the line of the `end game` that ended it and what decided, the rulebook and
 options it was played with, and the full log of the actions taken (every
 seat's, hidden ones too: this is the designer's own simulation, not a
 player's view). `compare` writes both rulebooks' games, side ``A`` (the
@@ -36,7 +37,8 @@ def record_json(r: GameRecord, plan: Plan, rulebook: str, options: dict,
                 winners=list(r.winners) if finished else None,
                 win_shares=[r.win_share(seat) for seat in range(plan.players)],
                 draw=r.draw, scores=list(r.scores), decisions=r.decisions, rounds=r.rounds,
-                first=r.first,
+                first=r.first, margin=r.margin,
+                end_line=r.ended[0] if r.ended else None, decided_by=r.decided_by,
                 log=[text for _, text in r.log] if r.log is not None else None,
                 log_seats=[seat for seat, _ in r.log] if r.log is not None else None)
     return line

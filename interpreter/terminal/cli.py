@@ -1,5 +1,5 @@
-"""The `rulebook` command: validate, play, simulate, compare, rank AI players
-(tournament) and show rulebooks.
+"""The `rulebook` command: validate, play, simulate, analyse, compare, rank AI
+players (tournament) and show rulebooks.
 
 Each subcommand is a small function over the public engine API. Every
 failure a user can cause ends in a message with its stable code and an exit
@@ -16,6 +16,7 @@ import os
 import random
 import shlex
 import sys
+from dataclasses import replace
 from typing import Optional
 
 from rich.console import Console
@@ -35,12 +36,14 @@ from ..presentation.savefile import SEEDS, ai_problem, ai_seat, read_save, save_
 from ..presentation.rules import rules_text
 from ..simulation.parallel import BACKENDS, Source
 from ..simulation.parallel import run as run_games
-from .reports import print_comparison, print_coverage, print_simulation, say
+from .reports import print_comparison, print_coverage, print_simulation, say, side_lines
+from .analysis_text import print_analysis
 from .tournament_report import print_tournament
 from ..simulation import tournament
 from ..simulation import playcheck, report_html
 from ..simulation.records import record_lines
 from ..simulation.simulate import Plan, Timer
+from ..simulation.analysis import metrics as analysis_metrics
 from ..simulation.simulate import coverage as simulation_coverage
 
 USAGE_EXIT = 2
@@ -449,7 +452,7 @@ def play_batch(args, sources: list, games: list, plan: Plan):
 def report_of(batch, which: int, plan: Plan, games: int, timer: Timer, game) -> dict:
     # in a comparison both rulebooks' histograms share their edges
     along = batch.tallies[1 - which] if len(batch.tallies) == 2 else None
-    report = batch.tallies[which].report(plan, games, along)
+    report = batch.tallies[which].report(plan, games, along, game)
     report["lowest_wins"] = game.lowest_wins
     report["interrupted"] = batch.interrupted
     report["timing"] = timer.timing(report["played"], report["total_decisions"],
@@ -457,6 +460,12 @@ def report_of(batch, which: int, plan: Plan, games: int, timer: Timer, game) -> 
     if batch.backend == "ray" or batch.workers > 1:
         report["timing"]["replayed_chunks"] = batch.replayed
     return report
+
+
+def command_line(args) -> str:
+    """The command as it was given, quoted for a shell, for a report to say
+    how it was made (and how to make it again)."""
+    return "rulebook " + shlex.join(getattr(args, "argv", None) or [])
 
 
 def titled(target: str, game, options: dict) -> str:
@@ -472,6 +481,7 @@ def cmd_simulate(args) -> int:
     timer = Timer()
     batch = play_batch(args, [Source.of(game, args.game, options)], [game], plan)
     report = {"game": game.name, "rulebook": args.game, "options": game.options,
+              "command": command_line(args), "fingerprint": game.fingerprint,
               **report_of(batch, 0, plan, args.games, timer, game)}
     if args.coverage:
         report["coverage"] = simulation_coverage(game, batch.coverage[0], plan.players)
@@ -486,6 +496,34 @@ def cmd_simulate(args) -> int:
         print_simulation(report, console, title)
         if args.coverage:
             print_coverage(report["coverage"], console)
+    if batch.failure is not None:
+        raise batch.failure
+    return 130 if batch.interrupted else 0
+
+
+def cmd_analyse(args) -> int:
+    """`rulebook analyse`: simulate's games watched decision by decision,
+    and the game's metrics (simulation.analysis; docs/results.md)."""
+    options = options_of(args)
+    game = load_game(args.game, options, args.library)
+    plan = replace(simulation_plan(game, args), measure=True)
+    args.coverage = True                 # rules never used is one of the metrics
+    output_targets(args)
+    timer = Timer()
+    batch = play_batch(args, [Source.of(game, args.game, options)], [game], plan)
+    report = {"game": game.name, "rulebook": args.game, "options": game.options,
+              "command": command_line(args), "fingerprint": game.fingerprint,
+              **report_of(batch, 0, plan, args.games, timer, game)}
+    report["coverage"] = simulation_coverage(game, batch.coverage[0], plan.players)
+    report["metrics"] = analysis_metrics(report)
+    title = titled(args.game, game, options)
+    if args.json:
+        write_json(args, report)
+    write_records(args, batch, plan, [(args.game, game.options)])
+    if args.report:
+        write_text(args.report, "--report", [report_html.analysis_page(report, title)])
+    if args.json != "-":
+        print_analysis(report, guarded(Console()), title)
     if batch.failure is not None:
         raise batch.failure
     return 130 if batch.interrupted else 0
@@ -509,10 +547,12 @@ def cmd_compare(args) -> int:
     comparison["lowest_wins"] = {"base": base.lowest_wins, "variant": variant.lowest_wins}
     comparison["interrupted"] = batch.interrupted
     titles = [titled(args.base, base, options), titled(args.variant, variant, variant_options)]
-    result = {"base": {"game": base.name, "rulebook": args.base, "options": base.options,
-                       **reports[0]},
+    result = {"command": command_line(args),
+              "base": {"game": base.name, "rulebook": args.base, "options": base.options,
+                       "fingerprint": base.fingerprint, **reports[0]},
               "variant": {"game": variant.name, "rulebook": args.variant,
-                          "options": variant.options, **reports[1]},
+                          "options": variant.options, "fingerprint": variant.fingerprint,
+                          **reports[1]},
               "comparison": comparison}
     if args.coverage:
         for key, game, k in (("base", base, 0), ("variant", variant, 1)):
@@ -527,6 +567,9 @@ def cmd_compare(args) -> int:
         if base.fingerprint == variant.fingerprint:
             say(console, "note: the base and the variant have the same rules and options")
         print_comparison(comparison, console, *titles)
+        for key in ("base", "variant"):
+            for line in side_lines(key, result[key]):
+                say(console, line)
         if args.coverage:
             for key, title in zip(("base", "variant"), titles):
                 say(console, f"{key}: {title}")
@@ -653,6 +696,10 @@ def cmd_lsp(args) -> int:
 
 # -- the parser ----------------------------------------------------------------
 
+# `analyse` plays this many games when --games names no number
+ANALYSE_GAMES = 200
+
+
 def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="rulebook", description="Rules-as-data board games.")
     parser.add_argument("--debug", action="store_true",
@@ -700,11 +747,11 @@ def build_parser() -> ArgumentParser:
     library_option(play)
     play.set_defaults(run=cmd_play)
 
-    def simulation_options(p):
+    def simulation_options(p, games=100):
         p.add_argument("--players", type=int, metavar="N",
                        help="default: the fewest the game allows")
-        p.add_argument("--games", type=int, default=100, metavar="N",
-                       help="games to play (default 100)")
+        p.add_argument("--games", type=int, default=games, metavar="N",
+                       help=f"games to play (default {games})")
         p.add_argument("--seed", type=int, default=0, metavar="S",
                        help="game i is dealt with seed S+i; its AIs are seeded from (S, i, seat)")
         p.add_argument("--ai", action="append", type=ai_arg, metavar="SEAT=KIND",
@@ -736,6 +783,13 @@ def build_parser() -> ArgumentParser:
     game_options(sim)
     simulation_options(sim)
     sim.set_defaults(run=cmd_simulate)
+
+    ana = sub.add_parser("analyse", help="a game's metrics: duration, branching, decisiveness, "
+                                         "lead changes, drawishness, balance, ends, rules "
+                                         "never used")
+    game_options(ana)
+    simulation_options(ana, ANALYSE_GAMES)
+    ana.set_defaults(run=cmd_analyse)
 
     cmp = sub.add_parser("compare", help="the same games on two rulebooks, with significance")
     cmp.add_argument("base", metavar="BASE")
@@ -817,6 +871,7 @@ def main(argv=None) -> int:
         return USAGE_EXIT
     except SystemExit as done:  # --help
         return done.code if isinstance(done.code, int) else 0
+    args.argv = argv
     try:
         return args.run(args)
     except RulebookError as err:

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from ..printable import printable
 from .render import player_label
-from ..simulation.simulate import ALPHA
+from ..simulation.simulate import ALPHA, decided_text
 
 BARS = "▁▂▃▄▅▆▇█"
 
@@ -51,6 +51,13 @@ def say(console: Console, text: str) -> None:
     console.print(Text(printable(text)), soft_wrap=True)
 
 
+def seeds_text(seed: int, games: int) -> str:
+    """The seeds a run's games were dealt with: two runs whose seeds overlap
+    played the same games there, and are not two samples."""
+    return f"games dealt with seed {seed}" if games == 1 else \
+        f"games dealt with seeds {seed}–{seed + games - 1}"
+
+
 def seats_line(plan: dict) -> str:
     budget = f" ({plan['iterations']} iterations/move)" if plan.get("iterations") else ""
     return ", ".join(f"{player_label(s)} {kind}" + (budget if kind in ("mcts", "ismcts") else "")
@@ -60,8 +67,10 @@ def seats_line(plan: dict) -> str:
 def print_simulation(report: dict, console: Console, title: str) -> None:
     plan = report["plan"]
     say(console, f"{title}: {report['games']} games, {plan['players']} players, "
-                  f"seed {plan['seed']}")
+                  f"seed {plan['seed']} ({seeds_text(plan['seed'], report['games'])})")
     say(console, f"seats: {seats_line(plan)}")
+    if report.get("fingerprint"):
+        say(console, f"rules fingerprint {report['fingerprint']}")
     if report.get("interrupted"):
         say(console, f"interrupted: the figures of the {report['played']} games finished")
     wins = Table("seat", "AI", "wins", "win rate", "95% interval", title_justify="left")
@@ -93,11 +102,27 @@ def print_simulation(report: dict, console: Console, title: str) -> None:
                        number(d["quantiles"]["p50"]), number(d["max"]))
     console.print(length)
 
-    actions = Table("action", "times taken", "share of decisions", title_justify="left")
+    if report.get("margin", {}).get("n"):
+        say(console, margin_line(report["margin"], report.get("lowest_wins", False)))
+    if report.get("endings"):
+        for line in ending_lines(report["endings"]):
+            say(console, line)
+
+    by_seat = report.get("actions_by_seat", [])
+    shown_seats = by_seat if 1 < len(by_seat) <= MAX_SEAT_COLUMNS else []
+    actions = Table("action", "times taken", "share of decisions",
+                    *(f"{player_label(s['seat'])} share" for s in shown_seats),
+                    title_justify="left")
     for name, row in report["actions"].items():
         actions.add_row(Text(printable(name, lines=False)), str(row["count"]),
-                        f"{row['share']:.1%}")
+                        f"{row['share']:.1%}",
+                        *(f"{s['actions'].get(name, {'share': 0.0})['share']:.1%}"
+                          for s in shown_seats))
     console.print(actions)
+    phases = report.get("actions_by_phase", [])
+    if len(phases) > 1:
+        for row in phases:
+            say(console, phase_line(row))
 
     timing = report.get("timing", {})
     workers = timing.get("workers", 1)
@@ -108,6 +133,61 @@ def print_simulation(report: dict, console: Console, title: str) -> None:
                   f"{'s' if workers != 1 else ''}{on_ray}: "
                   f"{timing.get('games_per_second', 0):.1f} games per second, "
                   f"{timing.get('decisions_per_second', 0):.0f} decisions per second")
+
+
+# an action's share per seat is a column of its own up to this many seats
+MAX_SEAT_COLUMNS = 4
+# a phase's line names its most taken actions, this many
+PHASE_ACTIONS = 4
+
+
+def margin_line(margin: dict, lowest_wins: bool = False) -> str:
+    """The score margin (the winner's score over the runner-up's) in a line."""
+    q = margin["quantiles"]
+    way = ", the lowest score winning" if lowest_wins else ""
+    return (f"score margin (winner − runner-up{way}): mean {margin['mean']:.2f}, median "
+            f"{number(q['p50'])}, from {number(margin['min'])} to {number(margin['max'])}  "
+            f"{sparkline(margin['histogram'])}")
+
+
+def ending_lines(endings: dict) -> list:
+    """How the games ended: each end's share, what decided, the games cut off."""
+    n = endings["completed"]
+    lines = []
+    for end in endings["ends"]:
+        where = end.get("text") or (f"end game (line {end['line']})" if end["line"]
+                                    else "the last phase ended")
+        lines.append(f"ended by {where}: {end['games']} of {n} games ({end['share']:.1%})")
+    if endings["decided_by"]:
+        lines.append("decided by " + ", ".join(
+            f"{printable(decided_text(d['by']), lines=False)} in {d['share']:.1%}"
+            for d in endings["decided_by"]))
+    if endings["capped"]:
+        lines.append(f"cut off at the decision cap, not ended: {endings['capped']} games")
+    return lines
+
+
+def side_lines(which: str, report: dict) -> list:
+    """A comparison's lines of one rulebook's own figures (`which`: base or
+    variant): its fingerprint, its score margin and how its games ended."""
+    lines = [f"{which}: rules fingerprint {report['fingerprint']}"] \
+        if report.get("fingerprint") else []
+    if report.get("margin", {}).get("n"):
+        lines.append(f"{which}: " + margin_line(report["margin"], report.get("lowest_wins",
+                                                                             False)))
+    lines += [f"{which}: {line}" for line in ending_lines(report.get("endings") or
+                                                          {"completed": 0, "ends": [],
+                                                           "decided_by": [], "capped": 0})]
+    return lines
+
+
+def phase_line(row: dict) -> str:
+    """A phase's decisions and its most taken actions' shares of them."""
+    top = list(row["actions"].items())[:PHASE_ACTIONS]
+    more = len(row["actions"]) - len(top)
+    named = ", ".join(f"{printable(name, lines=False)} {a['share']:.1%}" for name, a in top)
+    return (f"phase {printable(row['phase'], lines=False)}: {row['decisions']} decisions: "
+            f"{named}" + (f", and {more} more" if more else ""))
 
 
 def draws_line(draws: dict, games: int, players: int) -> str:
@@ -128,7 +208,8 @@ def draws_line(draws: dict, games: int, players: int) -> str:
 
 def _against_even(test: dict) -> str:
     low, high = test["ci95"]
-    return (f"wins {test['win_rate']:.1%} (95% interval {low:.1%}–{high:.1%}) against "
+    return (f"wins {test['win_rate']:.1%} of {test['n']} games (95% interval "
+            f"{low:.1%}–{high:.1%}) against "
             f"an even {test['expected']:.1%} ({100 * test['difference']:+.1f} points): "
             f"{verdict(test['p'], ALPHA)}")
 

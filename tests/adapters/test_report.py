@@ -12,6 +12,7 @@ or two.
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 from html.parser import HTMLParser
@@ -76,8 +77,10 @@ def test_a_simulation_page_draws_its_figures(tmp_path, capsys):
     text, charts, report = run(tmp_path, "sim", "simulate", "hanamikoji", "--games", "12",
                                "--seed", "4", "--coverage", "--workers", "1")
     capsys.readouterr()
-    assert set(charts) == {"win-rates", "scores", "length", "actions", "coverage"}
-    for name in ("win-rates", "scores", "length", "actions"):
+    assert set(charts) == {"win-rates", "convergence", "scores", "margin", "length",
+                           "endings", "actions", "actions-by", "coverage"}
+    for name in ("win-rates", "convergence", "scores", "margin", "length", "endings",
+                 "actions", "actions-by"):
         assert [image[:8] for image in charts[name]["images"]] == [PNG]
     assert not re.search(r"(src|href)=\"(https?:)?//", text)      # self-contained: opens offline
     assert "<script" not in text
@@ -93,6 +96,21 @@ def test_a_simulation_page_draws_its_figures(tmp_path, capsys):
     off = [r for r in rows_of(charts["coverage"]) if r[3]]
     assert [r[3] for r in off] == [", ".join(r["options"])
                                    for r in report["coverage"]["off_by_option"]]
+    margin = report["margin"]
+    assert rows_of(charts["margin"])[0][:3] == ["this run", margin["n"], margin["mean"]]
+    ends = report["endings"]["ends"]
+    assert rows_of(charts["endings"])[:len(ends)] == [
+        [e["text"], "this run", e["games"], e["games"] / 12] for e in ends]
+    last = report["convergence"]
+    assert last["games"][-1] == 12
+    assert [r[3] for r in rows_of(charts["convergence"]) if r[0] == 12] == [
+        *(s["win_rate"][-1] for s in last["seats"]), last["first_mover"]["win_rate"][-1]]
+    assert [r[3] for r in rows_of(charts["actions-by"]) if r[2] == "seat P1"] == [
+        a["count"] for a in report["actions_by_seat"][1]["actions"].values()]
+    assert report["fingerprint"] in text
+    assert report["command"].startswith("rulebook simulate hanamikoji --games 12")
+    words = re.findall(r'<span class="word">([^<]*)</span>', text)
+    assert " ".join(words) == report["command"].replace(str(tmp_path), html.escape(str(tmp_path)))
     first, p0 = report["first_mover"], report["seat_p0"]
     assert f"the player who moved first wins {first['win_rate']:.1%}" in text
     assert f"seat P0 wins {p0['win_rate']:.1%}" in text
@@ -121,4 +139,30 @@ def test_the_same_games_give_the_same_page(tmp_path, capsys):
     one, _, _ = run(tmp_path, "one", *argv, "--workers", "1")
     two, _, _ = run(tmp_path, "two", *argv, "--workers", "2")
     capsys.readouterr()
-    assert one == two
+    # the page says the command that made it, which names the workers
+    command = re.compile(r"<dt>command</dt><dd>.*?</dd>", re.DOTALL)
+    assert len(command.findall(one)) == 1
+    assert command.sub("", one) == command.sub("", two)
+
+
+def test_an_analysis_page_draws_every_metric(tmp_path, capsys):
+    text, charts, report = run(tmp_path, "ana", "analyse", "kalah", "--games", "20",
+                               "--seed", "2", "--workers", "1")
+    capsys.readouterr()
+    assert {"metrics", "win-rates", "convergence", "length", "branching", "decisiveness",
+            "lead-changes", "margin", "endings", "coverage"} <= set(charts)
+    for name in ("branching", "decisiveness", "lead-changes"):
+        assert [image[:8] for image in charts[name]["images"]] == [PNG]
+    m = report["metrics"]
+    values = {r[0]: r[1] for r in rows_of(charts["metrics"])}
+    assert values["decisiveness (mean over games one player won)"] == m["decisiveness"]["mean"]
+    assert values["lead changes a game (mean)"] == m["lead_changes"]["mean"]
+    assert values["branching factor: largest"] == m["branching"]["max"]
+    assert values["drawishness: share of draws"] == m["drawishness"]["rate"]
+    assert rows_of(charts["branching"])[-1] == [
+        "every phase", m["branching"]["decisions"], m["branching"]["mean"],
+        m["branching"]["median"], m["branching"]["max"]]
+    assert rows_of(charts["decisiveness"])[0][:2] == [m["decisiveness"]["n"],
+                                                      m["decisiveness"]["mean"]]
+    assert "<h1>Kalah (kalah): analysis</h1>" in text
+    assert report["fingerprint"] in text
