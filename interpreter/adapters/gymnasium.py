@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from ..ai.players import KINDS, make_player
+from ..ai.players import make_player
 from ..errors import OptionError
 from .rules import load
 
@@ -74,25 +74,14 @@ def opponent_of(spec, seed: int):
     """An opponent as `Opponent` from what `env` takes for one: a kind's
     name (with `:ITERATIONS`), a player object or a policy."""
     if isinstance(spec, str):
-        kind, _, budget = spec.partition(":")
-        if kind not in KINDS:
-            raise OptionError(f"unknown opponent '{spec}'",
-                              hint="an AI kind (" + ", ".join(KINDS) + "), a player with "
-                                   "act(game, view, actions), or a policy(observation, mask)")
-        extra = {}
-        if budget:
-            if kind not in ("mcts", "ismcts") or not budget.isdigit() or int(budget) < 1:
-                raise OptionError(f"'{spec}': only mcts and ismcts take a budget, "
-                                  "a whole number of iterations",
-                                  hint="write e.g. mcts:200")
-            extra["iterations"] = int(budget)
-        return _Player(make_player(kind, seed=seed, **extra))
+        # `KIND` or `KIND:ITERATIONS`, read as the command line reads them
+        return _Player(make_player(spec, seed=seed))
     if hasattr(spec, "act"):
         return _Player(spec)
     if callable(spec):
         return _Policy(spec)
-    raise OptionError(f"an opponent is a kind's name, a player or a policy, not "
-                      f"{type(spec).__name__}")
+    raise OptionError(f"an opponent is an AI kind's name, a player with act(game, view, "
+                      f"actions) or a policy(observation, mask), not {type(spec).__name__}")
 
 
 class _Player:

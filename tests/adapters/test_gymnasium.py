@@ -22,7 +22,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from interpreter.adapters import gymnasium as single  # noqa: E402
 from interpreter.ai.players import RandomPlayer  # noqa: E402
-from interpreter.errors import OptionError  # noqa: E402
+from interpreter.errors import RulebookError  # noqa: E402
 
 GAMES = Path(__file__).resolve().parent / "games"
 TIC_TAC_TOE = str(GAMES / "tic-tac-toe.rules")
@@ -99,12 +99,13 @@ def test_opponents_of_every_form_play_the_other_seats():
     assert env.opponents[0].player.iterations == 5
 
 
-@pytest.mark.parametrize("opponents,problem", [
-    ("perfect", "unknown opponent"), ("random:5", "only mcts and ismcts"),
-    ("mcts:x", "only mcts and ismcts"), (3, "not int")])
-def test_a_bad_opponent_is_refused_at_once(opponents, problem):
-    with pytest.raises(OptionError, match=problem):
+@pytest.mark.parametrize("opponents,code", [
+    ("perfect", "command/unknown-ai"), ("random:5", "command/ai-budget"),
+    ("mcts:x", "command/ai-budget"), (3, "option/invalid")])
+def test_a_bad_opponent_is_refused_at_once(opponents, code):
+    with pytest.raises(RulebookError) as caught:
         single.env("kuhn-poker", opponents=opponents)
+    assert caught.value.code == code
 
 
 def test_a_list_of_opponents_is_one_per_other_seat():
