@@ -397,7 +397,7 @@ def test_the_programs_kept_are_bounded_by_what_they_build(compiled, monkeypatch)
 
 
 def test_the_language_server_hears_of_the_smallest_player_count_first(tmp_path):
-    from interpreter.terminal import lsp_diagnostics
+    from interpreter.editor import diagnostics as lsp_diagnostics
     path = write(tmp_path, "c.rules", COUNTS)
     first, every = lsp_diagnostics.error_steps(COUNTS, path)
     assert first == [] and [e.code for e in every] == ["rulebook/type"]

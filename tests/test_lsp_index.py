@@ -1,7 +1,7 @@
 """What the language server answers, without the protocol: the index of a
-rulebook (interpreter/terminal/lsp_index.py), hover, definition and
-completion at a place (lsp_answers.py), and the diagnostics, which must be
-validate's (lsp_diagnostics.py). Places are written as the text around
+rulebook (interpreter/editor/index.py), hover, definition and
+completion at a place (answers.py), and the diagnostics, which must be
+validate's (diagnostics.py). Places are written as the text around
 them, `at(TEXT, "needle")`, so a test reads like a cursor in an editor.
 pygls is not needed: the core runs without it, and `rulebook lsp` then
 says so with its code.
@@ -17,8 +17,9 @@ import pytest
 
 from interpreter.game.load import load_rulebook
 from interpreter.errors import RulebookErrors
-from interpreter.terminal import cli, lsp_answers as answers, lsp_diagnostics, lsp_index, lsp_model
-from interpreter.terminal.lsp_model import Source
+from interpreter.editor import answers, diagnostics as lsp_diagnostics, index as lsp_index, model as lsp_model
+from interpreter.editor.model import Source
+from interpreter.terminal import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 HANAMIKOJI = ROOT / "rulebooks" / "hanamikoji.rules"

@@ -27,7 +27,7 @@ from ..game.engine import Game
 from ..language import player_counts, variants
 from ..language.loader import compile_ir, shown_path
 from ..language.syntax import parse
-from .lsp_model import UTF16, Source
+from .model import UTF16, Source
 
 ERROR = 1                   # the protocol's DiagnosticSeverity.Error
 SOURCE = "rulebook"

@@ -5,7 +5,7 @@ An editor that speaks the Language Server Protocol (VS Code, Neovim, Helix,
 of `rulebook validate` as it types (the same codes, messages and hints;
 those of a data file or a variant's base on that file and on the line that
 reads it), hover, go to definition and completion. The answers come from
-`lsp_index`, `lsp_answers` and `lsp_diagnostics`, which know nothing of
+`index`, `answers` and `diagnostics`, which know nothing of
 the protocol's library; this module only connects them to pygls, the one
 module that imports it (an optional extra, `pip install 'rulebook[lsp]'`),
 and inside its functions, so that the core never needs it.
@@ -27,15 +27,16 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import CommandError
-from . import lsp_answers, lsp_diagnostics, lsp_index
-from .lsp_model import UTF16, Place, Source
+from . import answers, diagnostics
+from .index import refresh
+from .model import UTF16, Index, Place, Source
 
 DEBOUNCE = 0.25             # seconds of quiet typing before a text is checked
 SUFFIX = ".rules"
 LANGUAGE = "rulebook"
 INSTALL = "pip install 'rulebook[lsp]'"
 
-# lsp_answers' kinds -> the protocol's CompletionItemKind (by name)
+# answers' kinds -> the protocol's CompletionItemKind (by name)
 COMPLETION_KINDS = {
     "component": "Class", "piece": "EnumMember", "zone": "Module", "grid": "Struct",
     "variable": "Variable", "permission": "Variable", "define": "Function",
@@ -80,12 +81,12 @@ class Session:
         self.pending: dict = {}                 # uri -> the task that will check it
         self.published: dict = {}               # uri -> {other file's uri: [diagnostics]}
 
-    def index(self, uri: str, text: str, path: str) -> lsp_index.Index:
+    def index(self, uri: str, text: str, path: str) -> Index:
         """The index of `text` (built in the worker thread)."""
         known = self.indexes.get(uri)
         if known is not None and known[0] == text:
             return known[1]
-        index = lsp_index.refresh(known[1] if known else None, text, path)
+        index = refresh(known[1] if known else None, text, path)
         self.indexes[uri] = (text, index)
         return index
 
@@ -125,7 +126,7 @@ def make_server():
         return types.Range(types.Position(*start), types.Position(*end))
 
     def source_of(file: str) -> Source:
-        return Source(open_texts().get(file) or lsp_diagnostics.file_text(file))
+        return Source(open_texts().get(file) or diagnostics.file_text(file))
 
     # -- checking --------------------------------------------------------------
     def schedule(uri: str, delay: float) -> None:
@@ -140,7 +141,7 @@ def make_server():
         text, version, path = doc.source, doc.version, path_of(uri)
         loop = asyncio.get_running_loop()
         # published step by step: the smallest player count's errors, then every count's
-        steps = lsp_diagnostics.diagnostic_steps(text, path, encoding(), open_texts())
+        steps = diagnostics.diagnostic_steps(text, path, encoding(), open_texts())
         try:
             await loop.run_in_executor(session.worker, session.index, uri, text, str(path))
             found = await loop.run_in_executor(session.worker, next, steps, None)
@@ -217,7 +218,7 @@ def make_server():
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def hover(ls, params: types.HoverParams):
         asked = await ask(params)
-        found = asked and lsp_answers.hover(*asked)
+        found = asked and answers.hover(*asked)
         if not found:
             return None
         text, place = found
@@ -227,7 +228,7 @@ def make_server():
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     async def definition(ls, params: types.DefinitionParams):
         asked = await ask(params)
-        place = asked and lsp_answers.definition(*asked)
+        place = asked and answers.definition(*asked)
         if not place:
             return None
         index, source = asked[0], asked[1]
@@ -239,7 +240,7 @@ def make_server():
                     types.CompletionOptions(trigger_characters=[".", "{"]))
     async def completion(ls, params: types.CompletionParams):
         asked = await ask(params)
-        items = lsp_answers.completions(*asked) if asked else []
+        items = answers.completions(*asked) if asked else []
         return types.CompletionList(is_incomplete=False, items=[
             types.CompletionItem(
                 c.label, kind=getattr(types.CompletionItemKind, COMPLETION_KINDS.get(c.kind, "Text")),
