@@ -373,6 +373,32 @@ def test_an_included_data_files_errors_are_on_it_and_on_the_include(tmp_path):
     assert summary["relatedInformation"][0]["location"]["uri"] == Path(data).as_uri()
 
 
+def test_a_data_file_is_checked_once_while_unchanged_and_again_when_it_changes(tmp_path,
+                                                                               monkeypatch):
+    from interpreter.language import data
+    checked = []
+    real = data.jsonschema.Draft202012Validator
+
+    def validator(schema):                  # the records' check against the schema
+        checked.append(schema)
+        return real(schema)
+    monkeypatch.setattr(data.jsonschema, "Draft202012Validator", validator)
+    tiles = tmp_path / "tiles.yaml"
+    tiles.write_text("- name: a\n  copies: 3\n", encoding="utf-8")
+    text = SMALL.replace("component colour\n", 'component tile from "tiles.yaml"\n\ncomponent colour\n')
+    path = tmp_path / "small.rules"
+    assert lsp_diagnostics.diagnostics(text, path) == {str(path): []}
+    assert len(checked) == 1
+    edited = text.replace('game "Small"', 'game "Smaller"')     # the rulebook edited
+    assert lsp_diagnostics.diagnostics(edited, path) == {str(path): []}
+    assert len(checked) == 1                                     # its data file not again
+    tiles.write_text("- name: a\n  copies: -3\n", encoding="utf-8")
+    found = lsp_diagnostics.diagnostics(edited, path)
+    assert [d["code"] for d in found[str(tiles)]] == ["data/invalid"] and len(checked) == 2
+    tiles.write_text("- name: b\n  copies: 3\n", encoding="utf-8")     # fixed again
+    assert lsp_diagnostics.diagnostics(edited, path) == {str(path): []} and len(checked) == 3
+
+
 def test_a_variants_base_errors_are_on_the_base_and_on_variant_of(tmp_path):
     (tmp_path / "base.rules").write_text(SMALL.replace("score = points(p)", "score = pts(p)"),
                                          encoding="utf-8")

@@ -52,11 +52,13 @@ class Client(BaseLanguageClient):
     def __init__(self):
         super().__init__("rulebook-tests", "1")
         self.published: dict = {}
+        self.versions: dict = {}            # uri -> the version of each publication
         self.arrived = asyncio.Event()
 
         @self.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def diagnostics(params: types.PublishDiagnosticsParams):
             self.published.setdefault(params.uri, []).append(params.diagnostics)
+            self.versions.setdefault(params.uri, []).append(params.version)
             self.arrived.set()
 
     async def diagnostics_of(self, uri: str, count: int) -> list:
@@ -66,6 +68,15 @@ class Client(BaseLanguageClient):
                 self.arrived.clear()
                 await self.arrived.wait()
             return self.published[uri][count - 1]
+        return await asyncio.wait_for(wait(), WAIT)
+
+    async def diagnostics_of_version(self, uri: str, version: int) -> list:
+        """The first publication for `uri` of that version of its text, waited for."""
+        async def wait():
+            while version not in self.versions.get(uri, []):
+                self.arrived.clear()
+                await self.arrived.wait()
+            return self.published[uri][self.versions[uri].index(version)]
         return await asyncio.wait_for(wait(), WAIT)
 
 
@@ -121,6 +132,17 @@ async def session(tmp_path: Path) -> dict:
         got["attributes"] = await client.text_document_completion_async(types.CompletionParams(
             doc, types.Position(FIXED.count("\n", 0, FIXED.index("  end game")), 14)))
 
+        # typed fast: each text names another unknown word; the last one is what is reported
+        seen = len(client.published[uri])
+        typed = [FIXED.replace("{top} {top}", f"{{top}} {{typo{k}}}") for k in range(1, 6)]
+        for k, text in enumerate(typed, 4):
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                types.VersionedTextDocumentIdentifier(version=k, uri=uri),
+                [types.TextDocumentContentChangeEvent_Type2(text)]))
+        got["typed_last"] = await client.diagnostics_of_version(uri, 3 + len(typed))
+        await asyncio.sleep(0.5)            # nothing older may come after it
+        got["typed"] = list(zip(client.versions[uri][seen:], client.published[uri][seen:]))
+
         (tmp_path / "tiles.yaml").write_text("- name: a\n  copies: -3\n", encoding="utf-8")
         tiles = tmp_path / "tiles.rules"
         text = FIXED.replace("component card\n", 'component tile from "tiles.yaml"\ncomponent card\n')
@@ -130,6 +152,13 @@ async def session(tmp_path: Path) -> dict:
                                text=text)))
         got["with_data"] = await client.diagnostics_of(tiles.as_uri(), 1)
         got["data_file"] = await client.diagnostics_of((tmp_path / "tiles.yaml").as_uri(), 1)
+        # the data file fixed and saved: the rulebook that reads it is checked again
+        (tmp_path / "tiles.yaml").write_text("- name: a\n  copies: 3\n", encoding="utf-8")
+        seen = len(client.published[tiles.as_uri()])
+        client.text_document_did_save(types.DidSaveTextDocumentParams(
+            types.TextDocumentIdentifier((tmp_path / "tiles.yaml").as_uri())))
+        got["data_fixed"] = await client.diagnostics_of(tiles.as_uri(), seen + 1)
+        got["data_file_fixed"] = client.published[(tmp_path / "tiles.yaml").as_uri()][-1]
 
         await asyncio.wait_for(client.shutdown_async(None), WAIT)
         client.exit(None)
@@ -197,6 +226,19 @@ def test_an_included_data_file_gets_its_errors(answers):
     (in_file,) = answers["data_file"]
     assert in_file.code == "data/invalid"
     assert (in_file.range.start.line, in_file.range.start.character) == (1, 10)
+
+
+def test_the_last_of_several_rapid_edits_is_the_one_reported(answers):
+    (d,) = answers["typed_last"]
+    assert "typo5" in d.message
+    versions = [v for v, _ in answers["typed"]]
+    assert versions == sorted(versions) and versions[-1] == 8     # nothing older after it
+    for version, found in answers["typed"]:     # each publication is of its own version's text
+        assert [f"typo{version - 3}" in x.message for x in found] == [True]
+
+
+def test_a_fixed_and_saved_data_file_clears_the_errors_of_the_rulebook_that_reads_it(answers):
+    assert answers["data_fixed"] == [] and answers["data_file_fixed"] == []
 
 
 def test_shutdown_then_exit_ends_the_server(answers):
