@@ -5,13 +5,21 @@ own client, the way an editor speaks to it.
 One server for the whole module (starting one costs a second). A broken
 rulebook is opened and gets validate's error, code and range; fixed by an
 incremental change, its diagnostics empty; then hover, definition and
-completion on it, a data file's errors published for the data file too, a
-line with characters outside the BMP, and shutdown and exit.
+completion on it, a burst of edits of which the last is reported, a data
+file's errors published for the data file too and cleared when it is fixed
+and saved, a line with characters outside the BMP, and shutdown and exit.
+When Neovim is on the PATH, the setups docs/editor.md gives for it are
+tried in a headless Neovim on a broken rulebook.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -154,11 +162,12 @@ async def session(tmp_path: Path) -> dict:
         got["data_file"] = await client.diagnostics_of((tmp_path / "tiles.yaml").as_uri(), 1)
         # the data file fixed and saved: the rulebook that reads it is checked again
         (tmp_path / "tiles.yaml").write_text("- name: a\n  copies: 3\n", encoding="utf-8")
-        seen = len(client.published[tiles.as_uri()])
+        data = (tmp_path / "tiles.yaml").as_uri()
+        seen, seen_data = len(client.published[tiles.as_uri()]), len(client.published[data])
         client.text_document_did_save(types.DidSaveTextDocumentParams(
-            types.TextDocumentIdentifier((tmp_path / "tiles.yaml").as_uri())))
+            types.TextDocumentIdentifier(data)))
         got["data_fixed"] = await client.diagnostics_of(tiles.as_uri(), seen + 1)
-        got["data_file_fixed"] = client.published[(tmp_path / "tiles.yaml").as_uri()][-1]
+        got["data_file_fixed"] = await client.diagnostics_of(data, seen_data + 1)
 
         await asyncio.wait_for(client.shutdown_async(None), WAIT)
         client.exit(None)
@@ -243,3 +252,55 @@ def test_a_fixed_and_saved_data_file_clears_the_errors_of_the_rulebook_that_read
 
 def test_shutdown_then_exit_ends_the_server(answers):
     assert answers["exit_code"] == 0
+
+
+# -- Neovim: the docs' setups, in the Neovim on the PATH (skipped without one) ----------
+
+NVIM_CHECK = """\
+local arrived = vim.wait(15000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+local found, clients = {}, {}
+for _, d in ipairs(vim.diagnostic.get(0)) do
+  table.insert(found, { lnum = d.lnum, col = d.col, code = d.code })
+end
+for _, c in pairs(vim.lsp.buf_get_clients(0)) do table.insert(clients, c.name) end
+vim.fn.writefile({ vim.fn.json_encode({ filetype = vim.bo.filetype, clients = clients,
+                   diagnostics = found, arrived = arrived }) }, vim.g.rulebook_result)
+vim.cmd("qa!")
+"""
+
+
+def neovim_setup(kind: str) -> str:
+    """init.lua as docs/editor.md gives it: `runtime` (editors/nvim on the
+    runtime path) or `inline` (the autocommands in init.lua itself), with
+    this checkout's server as the command."""
+    command = "{ %s, '-m', 'interpreter', 'lsp' }" % json.dumps(sys.executable)
+    page = (ROOT / "docs" / "editor.md").read_text(encoding="utf-8")
+    section = page[page.index("## Neovim\n"):page.index("## Helix\n")]
+    blocks = re.findall(r"```lua\n(.*?)```", section, re.S)
+    runtime, inline = blocks[0], next(b for b in blocks if "start_client" in b)
+    if kind == "runtime":
+        assert "editors/nvim" in runtime
+        return (runtime.replace("/path/to/rulebook", str(ROOT))
+                + f"vim.g.rulebook_lsp_cmd = {command}\n")
+    assert '{ "rulebook", "lsp" }' in inline
+    return inline.replace('{ "rulebook", "lsp" }', command)
+
+
+@pytest.mark.parametrize("kind", ["runtime", "inline"])
+def test_neovim_with_the_docs_setup_detects_attaches_and_shows_the_errors(kind, tmp_path):
+    nvim = shutil.which("nvim")
+    if nvim is None:
+        pytest.skip("no nvim on the PATH")
+    (tmp_path / "init.lua").write_text(neovim_setup(kind), encoding="utf-8")
+    (tmp_path / "check.lua").write_text(NVIM_CHECK, encoding="utf-8")
+    (tmp_path / "draw.rules").write_text(BROKEN, encoding="utf-8")
+    result = tmp_path / "result.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run([nvim, "--headless", "-u", str(tmp_path / "init.lua"), "-i", "NONE",
+                    "-c", f"let g:rulebook_result = '{result}'", "draw.rules",
+                    "-c", "luafile check.lua"], cwd=tmp_path, env=env, timeout=30,
+                   stdin=subprocess.DEVNULL, capture_output=True, check=False)
+    got = json.loads(result.read_text(encoding="utf-8"))
+    assert got["filetype"] == "rulebook" and got["clients"] == ["rulebook"]
+    assert got["arrived"] and got["diagnostics"] == [
+        {"lnum": 12, "col": 24, "code": "rulebook/unknown-name"}]    # bytes: the emoji is 4
