@@ -71,12 +71,11 @@ def serve(stdin=None, stdout=None) -> int:
 
 
 def settle() -> None:
-    """Make what the server keeps for good before the first text comes, and
-    spare the collector from walking it: the parser is built, the modules
-    and it are left out of every collection from then on (`gc.freeze`), and
-    collections come less often. A check makes many short-lived objects and
-    few cycles; walking all that the process holds at each collection was a
-    quarter of a check's time."""
+    """Before the first text comes: the parser built, and what the server
+    holds for good (the modules, the parser) kept out of the collector's
+    walks (`gc.freeze`), with collections less often. A check makes many
+    short-lived objects and few cycles, and walking everything the process
+    held at each collection was a quarter of a check's time."""
     parser()
     gc.freeze()
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
