@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.stdlib.builtins import AGGREGATES, FUNCTIONS
-from interpreter.terminal.lsp_index import keywords
+from interpreter.editor.index import keywords
 
 ROOT = Path(__file__).resolve().parent.parent
 GRAMMAR = json.loads((ROOT / "editors" / "rulebook.tmLanguage.json").read_text(encoding="utf-8"))

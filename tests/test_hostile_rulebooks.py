@@ -397,7 +397,7 @@ def test_the_programs_kept_are_bounded_by_what_they_build(compiled, monkeypatch)
 
 
 def test_the_language_server_hears_of_the_smallest_player_count_first(tmp_path):
-    from interpreter.terminal import lsp_diagnostics
+    from interpreter.editor import diagnostics as lsp_diagnostics
     path = write(tmp_path, "c.rules", COUNTS)
     first, every = lsp_diagnostics.error_steps(COUNTS, path)
     assert first == [] and [e.code for e in every] == ["rulebook/type"]
@@ -408,6 +408,38 @@ def test_the_language_server_hears_of_the_smallest_player_count_first(tmp_path):
     assert len(list(lsp_diagnostics.error_steps(one, path))) == 1
     (steps,) = [list(lsp_diagnostics.diagnostic_steps(COUNTS, path))]
     assert [len(found[str(path)]) for found in steps] == [0, 1]
+
+
+def test_the_language_server_stops_checking_a_text_that_has_changed(tmp_path, compiled):
+    """Between two pieces of the work (the checks, each player count) the
+    steps ask whether a newer text has come, and stop when it has."""
+    from interpreter.editor import diagnostics as lsp_diagnostics
+    path = write(tmp_path, "c.rules", COUNTS)
+    assert list(lsp_diagnostics.error_steps(COUNTS, path, stale=lambda: True)) == []
+    assert compiled == []                    # the checks only, no player count compiled
+    asked = []
+
+    def stale() -> bool:                     # a newer text comes after the second count
+        asked.append(len(compiled))
+        return len(compiled) >= 2
+    assert list(lsp_diagnostics.error_steps(COUNTS, path, stale=stale)) == [[]]
+    assert compiled == [2, 3] and asked == [0, 1, 2]
+    compiled.clear()
+    steps = lsp_diagnostics.error_steps(COUNTS, path, stale=lambda: False)
+    assert next(steps) == [] and compiled == [2]     # the smallest count is heard of first
+    assert [e.code for e in next(steps)] == ["rulebook/type"] and compiled == [2, 3, 4, 5, 6]
+    assert next(steps, None) is None
+
+
+def test_compiling_one_count_at_a_time_finds_what_compile_all_finds(compiled):
+    game = counts_game()
+    steps = list(game.compiling())
+    assert compiled == [2, 3, 4, 5, 6] and len(steps) == 5
+    assert steps[0] == steps[1] == [] and [e.code for e in steps[-1]] == ["rulebook/type"]
+    with pytest.raises(RulebookErrors) as caught:
+        counts_game().compile_all()
+    assert [(e.code, str(e.span)) for e in caught.value.errors] == \
+        [(e.code, str(e.span)) for e in steps[-1]]
 
 
 # -- the documented table ----------------------------------------------------------------

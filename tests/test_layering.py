@@ -26,7 +26,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 LAYERS = [
     {"adapters"},
     {"terminal"},
-    {"web"},
+    {"web", "editor"},
     {"presentation"},
     {"simulation"},
     {"ai"},

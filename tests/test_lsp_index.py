@@ -1,7 +1,7 @@
 """What the language server answers, without the protocol: the index of a
-rulebook (interpreter/terminal/lsp_index.py), hover, definition and
-completion at a place (lsp_answers.py), and the diagnostics, which must be
-validate's (lsp_diagnostics.py). Places are written as the text around
+rulebook (interpreter/editor/index.py), hover, definition and
+completion at a place (answers.py), and the diagnostics, which must be
+validate's (diagnostics.py). Places are written as the text around
 them, `at(TEXT, "needle")`, so a test reads like a cursor in an editor.
 pygls is not needed: the core runs without it, and `rulebook lsp` then
 says so with its code.
@@ -17,8 +17,9 @@ import pytest
 
 from interpreter.game.load import load_rulebook
 from interpreter.errors import RulebookErrors
-from interpreter.terminal import cli, lsp_answers as answers, lsp_diagnostics, lsp_index, lsp_model
-from interpreter.terminal.lsp_model import Source
+from interpreter.editor import answers, diagnostics as lsp_diagnostics, index as lsp_index, model as lsp_model
+from interpreter.editor.model import Source
+from interpreter.terminal import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 HANAMIKOJI = ROOT / "rulebooks" / "hanamikoji.rules"
@@ -370,6 +371,32 @@ def test_an_included_data_files_errors_are_on_it_and_on_the_include(tmp_path):
     assert summary["code"] == "data/invalid" and "tiles.yaml" in summary["message"]
     assert summary["range"]["start"] == {"line": 4, "character": 20}   # the quoted file name
     assert summary["relatedInformation"][0]["location"]["uri"] == Path(data).as_uri()
+
+
+def test_a_data_file_is_checked_once_while_unchanged_and_again_when_it_changes(tmp_path,
+                                                                               monkeypatch):
+    from interpreter.language import data
+    checked = []
+    real = data.jsonschema.Draft202012Validator
+
+    def validator(schema):                  # the records' check against the schema
+        checked.append(schema)
+        return real(schema)
+    monkeypatch.setattr(data.jsonschema, "Draft202012Validator", validator)
+    tiles = tmp_path / "tiles.yaml"
+    tiles.write_text("- name: a\n  copies: 3\n", encoding="utf-8")
+    text = SMALL.replace("component colour\n", 'component tile from "tiles.yaml"\n\ncomponent colour\n')
+    path = tmp_path / "small.rules"
+    assert lsp_diagnostics.diagnostics(text, path) == {str(path): []}
+    assert len(checked) == 1
+    edited = text.replace('game "Small"', 'game "Smaller"')     # the rulebook edited
+    assert lsp_diagnostics.diagnostics(edited, path) == {str(path): []}
+    assert len(checked) == 1                                     # its data file not again
+    tiles.write_text("- name: a\n  copies: -3\n", encoding="utf-8")
+    found = lsp_diagnostics.diagnostics(edited, path)
+    assert [d["code"] for d in found[str(tiles)]] == ["data/invalid"] and len(checked) == 2
+    tiles.write_text("- name: b\n  copies: 3\n", encoding="utf-8")     # fixed again
+    assert lsp_diagnostics.diagnostics(edited, path) == {str(path): []} and len(checked) == 3
 
 
 def test_a_variants_base_errors_are_on_the_base_and_on_variant_of(tmp_path):

@@ -51,7 +51,7 @@ def test_ci_runs_exactly_the_readme_test_commands():
     play, test, extras = commands[:3]
     assert "rulebook play" in play and "pytest" in test
     assert "pip install -q -e '.[all]'" in extras and extras.endswith(" tests/adapters tests/web")
-    assert "apt-get install -y -q chromium" in extras      # the browser tests' browser
+    assert "apt-get install -y -q chromium neovim" in extras    # the browser tests' browser, the editor test's Neovim
     assert "adapters" not in test
     ci = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
           if line and not line.startswith("#")]

@@ -96,7 +96,7 @@ def child(kind: str, target: str) -> dict:
     from interpreter import load_rulebook
     from interpreter.errors import RulebookError, RulebookErrors
     from interpreter.language import syntax
-    from interpreter.terminal import lsp_diagnostics
+    from interpreter.editor import diagnostics as lsp_diagnostics
     from tests.hostile import generated
     syntax.parser()
     with tempfile.TemporaryDirectory() as folder:

@@ -49,6 +49,7 @@ costs nothing when the game runs.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import re
 
@@ -129,7 +130,7 @@ class Module:
 
     def add(self, source: str, filename: str | None = None, note: str = ""):
         """Compiles one chunk (a function or several) into the namespace."""
-        code = compile(source, filename or self.filename, "exec")
+        code = _compiled(source, filename or self.filename)
         exec(code, self.namespace)          # noqa: S102 - the compiler's own code, see above
         self.chunks.append(source)
         self.notes.append(note)
@@ -160,6 +161,15 @@ _REFUSED = (SyntaxError, RecursionError, MemoryError, ValueError)
 _BUILTINS = {"len": len, "list": list, "sum": sum, "min": min, "max": max, "bool": bool,
              "abs": abs, "dict": dict, "range": range, "isinstance": isinstance,
              "TypeError": TypeError, "KeyError": KeyError}
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled(source: str, filename: str):
+    """Python's code object of a chunk. The same chunk is written for each
+    player count of a rulebook, and again each time it is loaded or checked
+    (an editor checks at every edit): Python compiles it once. A code
+    object never changes; each namespace runs it into functions of its own."""
+    return compile(source, filename, "exec")
 
 
 def _describe(value) -> str:

@@ -16,7 +16,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Optional
+from typing import Iterator, Optional
 from pathlib import Path
 
 from ..compiler.compiler import Program, compile_program
@@ -158,15 +158,25 @@ class Game:
         besides the seats and what grows with them that differs from one
         count to another (language/player_counts.py). The others are compiled
         when first played."""
-        errors = {}
+        found: list = []
+        for found in self.compiling():
+            pass
+        if found:
+            raise RulebookErrors(found)
+
+    def compiling(self) -> Iterator[list]:
+        """`compile_all` one player count at a time, in the order of
+        `player_counts.checked`: after each count, the errors of the counts
+        compiled so far (each once). A caller may stop between two counts:
+        an editor, when the text it checks has changed."""
+        errors: dict = {}
         for n in player_counts.checked(self.ir):
             try:
                 self.program(n)
             except RulebookErrors as e:
                 for err in e.errors:
                     errors[(str(err.span), err.message)] = err
-        if errors:
-            raise RulebookErrors(list(errors.values()))
+            yield list(errors.values())
 
     # -- rule coverage -----------------------------------------------------------
     _measuring = False

@@ -128,17 +128,24 @@ def _picked(records: list, columns: list) -> list:
 
 
 _DOCUMENTS: dict = {}     # (path, shown, mtime, size) -> the checked document, or its errors
+# (path, shown, mtime, size, key path, keys read) -> the records' problems
+_VERDICTS: dict = {}
 
 
-def _document(path: Path, shown: str):
-    """A data file read and checked against its own schema, once while it
-    is unchanged: a rulebook may read several keys of one file. (Nothing
-    here changes the document it returns.)"""
+def _file_key(path: Path, shown: str):
+    """What a data file is known by while it is unchanged (None: unreadable)."""
     try:
         st = Path(path).stat()
-        key = (str(path), shown, st.st_mtime_ns, st.st_size)
     except OSError:
-        key = None
+        return None
+    return (str(path), shown, st.st_mtime_ns, st.st_size)
+
+
+def _document(path: Path, shown: str, key=None):
+    """A data file read and checked against its own schema, once while it
+    is unchanged (`key`, from `_file_key`): a rulebook may read several
+    keys of one file, and an editor checks it again at every edit of the
+    rulebook. (Nothing here changes the document it returns.)"""
     found = _DOCUMENTS.get(key) if key else None
     if found is None:
         try:
@@ -169,7 +176,8 @@ def load_component_rows(path: Path, shown: str, key_path: list[str] | None = Non
     'from' and 'at') or RulebookErrors of DataFileError, each at the data
     file's line and column.
     """
-    doc = _document(path, shown)
+    key = _file_key(path, shown)
+    doc = _document(path, shown, key)
     if key_path is None:
         # a list of records, or a mapping with a 'components' list
         if isinstance(doc, dict) and "components" not in doc:
@@ -188,14 +196,10 @@ def load_component_rows(path: Path, shown: str, key_path: list[str] | None = Non
         prefix, skip = list(key_path), 2 if single else 1
     if columns:
         document = {"components": _picked(document["components"], columns)}
-    validator = jsonschema.Draft202012Validator(schema("components.schema.json"))
-    problems = []
-    for err in validator.iter_errors(document):
-        # the path in the file: the wrapping {"components": [...]} it lacks left out
-        in_doc = prefix + list(err.absolute_path)[skip:]
-        problems.append(_violation(doc, in_doc, err.message, shown))
+    problems = _records_problems(document, doc, prefix, skip, shown, key and key + (
+        json.dumps(key_path), json.dumps([(c["key"], c["name"]) for c in columns or ()])))
     if problems:
-        raise RulebookErrors(problems)
+        raise RulebookErrors(list(problems))
     records = document["components"]
     columns: list[str] = []
     for rec in records:
@@ -215,6 +219,26 @@ def load_component_rows(path: Path, shown: str, key_path: list[str] | None = Non
                 cells[col] = cell_of(rec.get(col), where)
         rows.append({"at": at, "cells": cells, "file": shown})
     return columns, rows
+
+
+def _records_problems(document: dict, doc, prefix: list, skip: int, shown: str,
+                      key) -> list:
+    """The problems of the records read, against the components' schema:
+    worked out once while the file is unchanged (`key`: the file's, with
+    the keys read), the longest part of reading a large file."""
+    problems = _VERDICTS.get(key) if key else None
+    if problems is None:
+        validator = jsonschema.Draft202012Validator(schema("components.schema.json"))
+        problems = []
+        for err in validator.iter_errors(document):
+            # the path in the file: the wrapping {"components": [...]} it lacks left out
+            in_doc = prefix + list(err.absolute_path)[skip:]
+            problems.append(_violation(doc, in_doc, err.message, shown))
+        if key:
+            if len(_VERDICTS) > 64:
+                _VERDICTS.clear()
+            _VERDICTS[key] = problems
+    return problems
 
 
 def _read_yaml(path: Path, shown: str):

@@ -690,7 +690,7 @@ def cmd_serve(args) -> int:
 
 def cmd_lsp(args) -> int:
     # imported here: the server needs pygls, an optional extra (lsp/pygls-missing without it)
-    from .lsp import serve
+    from ..editor.server import serve
     return serve()
 
 

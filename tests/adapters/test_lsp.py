@@ -5,13 +5,21 @@ own client, the way an editor speaks to it.
 One server for the whole module (starting one costs a second). A broken
 rulebook is opened and gets validate's error, code and range; fixed by an
 incremental change, its diagnostics empty; then hover, definition and
-completion on it, a data file's errors published for the data file too, a
-line with characters outside the BMP, and shutdown and exit.
+completion on it, a burst of edits of which the last is reported, a data
+file's errors published for the data file too and cleared when it is fixed
+and saved, a line with characters outside the BMP, and shutdown and exit.
+When Neovim is on the PATH, the setups docs/editor.md gives for it are
+tried in a headless Neovim on a broken rulebook.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -52,11 +60,13 @@ class Client(BaseLanguageClient):
     def __init__(self):
         super().__init__("rulebook-tests", "1")
         self.published: dict = {}
+        self.versions: dict = {}            # uri -> the version of each publication
         self.arrived = asyncio.Event()
 
         @self.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def diagnostics(params: types.PublishDiagnosticsParams):
             self.published.setdefault(params.uri, []).append(params.diagnostics)
+            self.versions.setdefault(params.uri, []).append(params.version)
             self.arrived.set()
 
     async def diagnostics_of(self, uri: str, count: int) -> list:
@@ -66,6 +76,15 @@ class Client(BaseLanguageClient):
                 self.arrived.clear()
                 await self.arrived.wait()
             return self.published[uri][count - 1]
+        return await asyncio.wait_for(wait(), WAIT)
+
+    async def diagnostics_of_version(self, uri: str, version: int) -> list:
+        """The first publication for `uri` of that version of its text, waited for."""
+        async def wait():
+            while version not in self.versions.get(uri, []):
+                self.arrived.clear()
+                await self.arrived.wait()
+            return self.published[uri][self.versions[uri].index(version)]
         return await asyncio.wait_for(wait(), WAIT)
 
 
@@ -121,6 +140,17 @@ async def session(tmp_path: Path) -> dict:
         got["attributes"] = await client.text_document_completion_async(types.CompletionParams(
             doc, types.Position(FIXED.count("\n", 0, FIXED.index("  end game")), 14)))
 
+        # typed fast: each text names another unknown word; the last one is what is reported
+        seen = len(client.published[uri])
+        typed = [FIXED.replace("{top} {top}", f"{{top}} {{typo{k}}}") for k in range(1, 6)]
+        for k, text in enumerate(typed, 4):
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                types.VersionedTextDocumentIdentifier(version=k, uri=uri),
+                [types.TextDocumentContentChangeEvent_Type2(text)]))
+        got["typed_last"] = await client.diagnostics_of_version(uri, 3 + len(typed))
+        await asyncio.sleep(0.5)            # nothing older may come after it
+        got["typed"] = list(zip(client.versions[uri][seen:], client.published[uri][seen:]))
+
         (tmp_path / "tiles.yaml").write_text("- name: a\n  copies: -3\n", encoding="utf-8")
         tiles = tmp_path / "tiles.rules"
         text = FIXED.replace("component card\n", 'component tile from "tiles.yaml"\ncomponent card\n')
@@ -130,6 +160,14 @@ async def session(tmp_path: Path) -> dict:
                                text=text)))
         got["with_data"] = await client.diagnostics_of(tiles.as_uri(), 1)
         got["data_file"] = await client.diagnostics_of((tmp_path / "tiles.yaml").as_uri(), 1)
+        # the data file fixed and saved: the rulebook that reads it is checked again
+        (tmp_path / "tiles.yaml").write_text("- name: a\n  copies: 3\n", encoding="utf-8")
+        data = (tmp_path / "tiles.yaml").as_uri()
+        seen, seen_data = len(client.published[tiles.as_uri()]), len(client.published[data])
+        client.text_document_did_save(types.DidSaveTextDocumentParams(
+            types.TextDocumentIdentifier(data)))
+        got["data_fixed"] = await client.diagnostics_of(tiles.as_uri(), seen + 1)
+        got["data_file_fixed"] = await client.diagnostics_of(data, seen_data + 1)
 
         await asyncio.wait_for(client.shutdown_async(None), WAIT)
         client.exit(None)
@@ -199,5 +237,70 @@ def test_an_included_data_file_gets_its_errors(answers):
     assert (in_file.range.start.line, in_file.range.start.character) == (1, 10)
 
 
+def test_the_last_of_several_rapid_edits_is_the_one_reported(answers):
+    (d,) = answers["typed_last"]
+    assert "typo5" in d.message
+    versions = [v for v, _ in answers["typed"]]
+    assert versions == sorted(versions) and versions[-1] == 8     # nothing older after it
+    for version, found in answers["typed"]:     # each publication is of its own version's text
+        assert [f"typo{version - 3}" in x.message for x in found] == [True]
+
+
+def test_a_fixed_and_saved_data_file_clears_the_errors_of_the_rulebook_that_reads_it(answers):
+    assert answers["data_fixed"] == [] and answers["data_file_fixed"] == []
+
+
 def test_shutdown_then_exit_ends_the_server(answers):
     assert answers["exit_code"] == 0
+
+
+# -- Neovim: the docs' setups, in the Neovim on the PATH (skipped without one) ----------
+
+NVIM_CHECK = """\
+local arrived = vim.wait(15000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+local found, clients = {}, {}
+for _, d in ipairs(vim.diagnostic.get(0)) do
+  table.insert(found, { lnum = d.lnum, col = d.col, code = d.code })
+end
+for _, c in pairs(vim.lsp.buf_get_clients(0)) do table.insert(clients, c.name) end
+vim.fn.writefile({ vim.fn.json_encode({ filetype = vim.bo.filetype, clients = clients,
+                   diagnostics = found, arrived = arrived }) }, vim.g.rulebook_result)
+vim.cmd("qa!")
+"""
+
+
+def neovim_setup(kind: str) -> str:
+    """init.lua as docs/editor.md gives it: `runtime` (editors/nvim on the
+    runtime path) or `inline` (the autocommands in init.lua itself), with
+    this checkout's server as the command."""
+    command = "{ %s, '-m', 'interpreter', 'lsp' }" % json.dumps(sys.executable)
+    page = (ROOT / "docs" / "editor.md").read_text(encoding="utf-8")
+    section = page[page.index("## Neovim\n"):page.index("## Helix\n")]
+    blocks = re.findall(r"```lua\n(.*?)```", section, re.S)
+    runtime, inline = blocks[0], next(b for b in blocks if "start_client" in b)
+    if kind == "runtime":
+        assert "editors/nvim" in runtime
+        return (runtime.replace("/path/to/rulebook", str(ROOT))
+                + f"vim.g.rulebook_lsp_cmd = {command}\n")
+    assert '{ "rulebook", "lsp" }' in inline
+    return inline.replace('{ "rulebook", "lsp" }', command)
+
+
+@pytest.mark.parametrize("kind", ["runtime", "inline"])
+def test_neovim_with_the_docs_setup_detects_attaches_and_shows_the_errors(kind, tmp_path):
+    nvim = shutil.which("nvim")
+    if nvim is None:
+        pytest.skip("no nvim on the PATH")
+    (tmp_path / "init.lua").write_text(neovim_setup(kind), encoding="utf-8")
+    (tmp_path / "check.lua").write_text(NVIM_CHECK, encoding="utf-8")
+    (tmp_path / "draw.rules").write_text(BROKEN, encoding="utf-8")
+    result = tmp_path / "result.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run([nvim, "--headless", "-u", str(tmp_path / "init.lua"), "-i", "NONE",
+                    "-c", f"let g:rulebook_result = '{result}'", "draw.rules",
+                    "-c", "luafile check.lua"], cwd=tmp_path, env=env, timeout=30,
+                   stdin=subprocess.DEVNULL, capture_output=True, check=False)
+    got = json.loads(result.read_text(encoding="utf-8"))
+    assert got["filetype"] == "rulebook" and got["clients"] == ["rulebook"]
+    assert got["arrived"] and got["diagnostics"] == [
+        {"lnum": 12, "col": 24, "code": "rulebook/unknown-name"}]    # bytes: the emoji is 4

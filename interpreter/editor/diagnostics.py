@@ -6,7 +6,8 @@ need not be saved: the file it is saved as names it in messages, and the
 data files and the base it names are read from disk beside it, as validate
 reads them. `error_steps` gives the same in two steps, so that an editor
 hears of the smallest player count first and of the others after (the
-checks bound what they build together: docs/language.md §12.1).
+checks bound what they build together: docs/language.md §12.1), and stops
+between two pieces of the work when the text has changed since.
 `diagnostics` turns the errors into the Language Server Protocol's shape
 (plain dicts): the code, the message with its hint, the range converted to
 0-based lines and UTF-16 columns. An error in another file — a data file
@@ -20,14 +21,14 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 from ..errors import RulebookError, RulebookErrors, Span
 from ..game.engine import Game
 from ..language import player_counts, variants
 from ..language.loader import compile_ir, shown_path
 from ..language.syntax import parse
-from .lsp_model import UTF16, Source
+from .model import UTF16, Source
 
 ERROR = 1                   # the protocol's DiagnosticSeverity.Error
 SOURCE = "rulebook"
@@ -43,28 +44,34 @@ def rulebook_errors(text: str, path: Path) -> list[RulebookError]:
     return errors
 
 
-def error_steps(text: str, path: Path) -> Iterator[list[RulebookError]]:
+def error_steps(text: str, path: Path, stale: Callable[[], bool] = lambda: False
+                ) -> Iterator[list[RulebookError]]:
     """`rulebook_errors` in steps, each the errors found so far: those of
     the checks and of the smallest player count's compiling first, then,
-    when validate checks more counts, those of all of them."""
+    when validate checks more counts, those of all of them. When `stale()`
+    says yes between two pieces of the work (the checks, a player count),
+    the steps stop there: a newer text is to be checked instead."""
     shown = shown_path(path)
     try:
         ir = compile_ir(text, shown, path.parent)
     except Exception as exc:  # noqa: BLE001 - the editor must hear of it, not lose the server
         yield _errors(exc, shown)
         return
+    if stale():
+        return
     game = Game(ir, None, str(path), blame=_blamer(text, shown))
-    counts = player_counts.checked(ir)
-    steps = [game.compile_all]
-    if len(counts) > 1:             # the smallest on its own first: it is heard of sooner
-        steps.insert(0, lambda: game.program(counts[0]))
-    for step in steps:
-        try:
-            step()
-        except Exception as exc:  # noqa: BLE001
-            yield _errors(exc, shown)
-        else:
-            yield []
+    last = len(player_counts.checked(ir)) - 1
+    found: list = []
+    try:
+        for i, found in enumerate(game.compiling()):
+            if i == 0 and last > 0:     # the smallest on its own first: it is heard of sooner
+                yield found
+            if i < last and stale():
+                return
+    except Exception as exc:  # noqa: BLE001
+        yield _errors(exc, shown)
+        return
+    yield found
 
 
 def _errors(exc: Exception, shown: str) -> list[RulebookError]:
@@ -101,11 +108,12 @@ def diagnostics(text: str, path: Path, encoding: str = UTF16,
 
 
 def diagnostic_steps(text: str, path: Path, encoding: str = UTF16,
-                     texts: Optional[dict] = None) -> Iterator[dict[str, list[dict]]]:
+                     texts: Optional[dict] = None, stale: Callable[[], bool] = lambda: False
+                     ) -> Iterator[dict[str, list[dict]]]:
     """`diagnostics` in the steps of `error_steps`: each step's are all
     that were found so far, to be published in place of the step's before."""
     path = Path(path)
-    for errors in error_steps(text, path):
+    for errors in error_steps(text, path, stale):
         yield _diagnostics(errors, text, path, encoding, texts)
 
 

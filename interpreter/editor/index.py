@@ -1,9 +1,9 @@
 """Where each name of a rulebook is declared and what it means: the index an
 editor's questions are answered from.
 
-`build` parses a rulebook's text into an `Index` (`lsp_model`): every
+`build` parses a rulebook's text into an `Index` (`model`): every
 declaration with its place and the line that declares it
-(`lsp_declarations`: components with their columns and pieces, read from
+(`declarations`: components with their columns and pieces, read from
 data files too, a variant's base merged in), and every name the text
 writes, resolved with the scopes the checker uses — a `let` to the end of
 its block, an action's parameters in the action, a loop's name in its
@@ -11,7 +11,7 @@ loop, `p` in the scoring — with the kind of pieces a formula's value is,
 where that can be told, for the attributes after `x.`. A text that does
 not parse is indexed with its broken lines stood in for (a plain step, or
 nothing), so that the names stay while a line is being typed; `refresh`
-keeps the last index when even that fails. `lsp_answers` answers hover,
+keeps the last index when even that fails. `answers` answers hover,
 definition and completion from an index; nothing here knows the Language
 Server Protocol's library.
 """
@@ -24,8 +24,8 @@ from typing import Optional
 from ..errors import RulebookError, SyntaxErrorInRulebook
 from ..language.syntax import GRAMMAR_DIR, parse
 from ..stdlib.builtins import CONSTANTS, FUNCTIONS
-from .lsp_declarations import Declarations
-from .lsp_model import END, MANY, ONE, Binding, Decl, Index, Source
+from .declarations import Declarations
+from .model import END, MANY, ONE, Binding, Decl, Index, Source
 
 REPAIRS = 8           # broken lines stood in for before a text is given up on
 

@@ -5,7 +5,7 @@ A `Place` is a span of a file as the language's errors give it: 1-based
 line and column of characters, end exclusive. `Source` is a file's text
 by lines; it converts a place to the protocol's position (0-based line,
 column in UTF-16 code units, or in the encoding a client agreed on) and
-back. An `Index` (made by `lsp_index.build`) holds every declaration
+back. An `Index` (made by `index.build`) holds every declaration
 (`Decl`: its kind, place, the line that declares it, the kind of pieces
 its value is), the components' attributes, every name the text writes
 (`Use`) with what it means, and the local names with where they can be

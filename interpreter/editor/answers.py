@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..stdlib.builtins import AGGREGATES, CONSTANTS, FUNCTIONS
-from .lsp_index import keywords
-from .lsp_model import ONE, Decl, Index, Place, Source, Use
+from .index import keywords
+from .model import ONE, Decl, Index, Place, Source, Use
 
 _WORD_BEFORE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 _AFTER_DOT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)?$")

@@ -5,37 +5,50 @@ An editor that speaks the Language Server Protocol (VS Code, Neovim, Helix,
 of `rulebook validate` as it types (the same codes, messages and hints;
 those of a data file or a variant's base on that file and on the line that
 reads it), hover, go to definition and completion. The answers come from
-`lsp_index`, `lsp_answers` and `lsp_diagnostics`, which know nothing of
+`index`, `answers` and `diagnostics`, which know nothing of
 the protocol's library; this module only connects them to pygls, the one
 module that imports it (an optional extra, `pip install 'rulebook[lsp]'`),
 and inside its functions, so that the core never needs it.
 
 One worker thread does every parse and check, in turn (the parser is
-shared), a moment after the last keystroke; a newer text drops the
-results of an older one. The errors of a rulebook for several player
-counts are published twice: with its smallest count compiled, then with
-every count validate checks. Hover, definition and completion wait for the
-index of the text they are asked about.
+shared), so that the protocol's thread answers while a text is checked. An
+edit is checked a moment after it comes (the notifications of one
+keystroke come together); edits that come while a text is being checked
+make that check stop at its next piece of work (the checks, a player
+count: `diagnostics.error_steps`), and the latest text is checked next, so
+a burst of typing costs one check of the text it ends with, not one per
+keystroke. The errors of a rulebook for several player counts are
+published twice: with its smallest count compiled, then with every count
+validate checks. Hover, definition and completion wait for the index of
+the text they are asked about, built between two pieces of a check when
+one is under way; a check builds it after its diagnostics. What does not
+change with the rulebook's text is kept from one check to the next: the
+parser, the data files it reads while they are unchanged (their records'
+check against the schema too), the standard library's tables.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Optional
 
 from ..errors import CommandError
-from . import lsp_answers, lsp_diagnostics, lsp_index
-from .lsp_model import UTF16, Place, Source
+from ..language.syntax import parser
+from . import answers, diagnostics
+from .index import refresh
+from .model import UTF16, Index, Place, Source
 
-DEBOUNCE = 0.25             # seconds of quiet typing before a text is checked
+DEBOUNCE = 0.05             # seconds after an edit before its text is checked
+GC_THRESHOLD = 20_000       # allocations between two collections of the youngest objects
 SUFFIX = ".rules"
 LANGUAGE = "rulebook"
 INSTALL = "pip install 'rulebook[lsp]'"
 
-# lsp_answers' kinds -> the protocol's CompletionItemKind (by name)
+# answers' kinds -> the protocol's CompletionItemKind (by name)
 COMPLETION_KINDS = {
     "component": "Class", "piece": "EnumMember", "zone": "Module", "grid": "Struct",
     "variable": "Variable", "permission": "Variable", "define": "Function",
@@ -49,11 +62,23 @@ COMPLETION_KINDS = {
 def serve(stdin=None, stdout=None) -> int:
     """Run the server until the editor says exit (or closes the pipe)."""
     server = make_server()
+    settle()
     try:
         server.start_io(stdin, stdout)
     finally:
         server.session.worker.shutdown(wait=False, cancel_futures=True)
     return 0
+
+
+def settle() -> None:
+    """Before the first text comes: the parser built, and what the server
+    holds for good (the modules, the parser) kept out of the collector's
+    walks (`gc.freeze`), with collections less often. A check makes many
+    short-lived objects and few cycles, and walking everything the process
+    held at each collection was a quarter of a check's time."""
+    parser()
+    gc.freeze()
+    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
 
 
 def _pygls():
@@ -77,15 +102,16 @@ class Session:
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rulebook-lsp")
         self.rulebooks: set = set()             # uris of the open rulebooks
         self.indexes: dict = {}                 # uri -> (text, Index)
-        self.pending: dict = {}                 # uri -> the task that will check it
+        self.pending: dict = {}                 # uri -> the task that checks it
+        self.wanted: set = set()                # uris whose latest text is to be checked
         self.published: dict = {}               # uri -> {other file's uri: [diagnostics]}
 
-    def index(self, uri: str, text: str, path: str) -> lsp_index.Index:
+    def index(self, uri: str, text: str, path: str) -> Index:
         """The index of `text` (built in the worker thread)."""
         known = self.indexes.get(uri)
         if known is not None and known[0] == text:
             return known[1]
-        index = lsp_index.refresh(known[1] if known else None, text, path)
+        index = refresh(known[1] if known else None, text, path)
         self.indexes[uri] = (text, index)
         return index
 
@@ -125,36 +151,43 @@ def make_server():
         return types.Range(types.Position(*start), types.Position(*end))
 
     def source_of(file: str) -> Source:
-        return Source(open_texts().get(file) or lsp_diagnostics.file_text(file))
+        return Source(open_texts().get(file) or diagnostics.file_text(file))
 
     # -- checking --------------------------------------------------------------
     def schedule(uri: str, delay: float) -> None:
-        task = session.pending.pop(uri, None)
-        if task is not None:
-            task.cancel()
-        session.pending[uri] = asyncio.ensure_future(check(uri, delay))
+        """Check the latest text of `uri`: at once if no check of it is under
+        way, else when the one under way has stopped."""
+        session.wanted.add(uri)
+        task = session.pending.get(uri)
+        if task is None or task.done():
+            session.pending[uri] = asyncio.ensure_future(check(uri, delay))
 
     async def check(uri: str, delay: float) -> None:
         await asyncio.sleep(delay)
-        doc = server.workspace.get_text_document(uri)
-        text, version, path = doc.source, doc.version, path_of(uri)
         loop = asyncio.get_running_loop()
-        # published step by step: the smallest player count's errors, then every count's
-        steps = lsp_diagnostics.diagnostic_steps(text, path, encoding(), open_texts())
+
+        def stale() -> bool:        # read in the worker thread too
+            return uri in session.wanted or uri not in session.rulebooks
         try:
-            await loop.run_in_executor(session.worker, session.index, uri, text, str(path))
-            found = await loop.run_in_executor(session.worker, next, steps, None)
-            while found is not None:
-                if uri not in session.rulebooks or \
-                        server.workspace.get_text_document(uri).source != text:
-                    return          # closed, or changed since: a newer check is on its way
-                publish(uri, found, version)
+            while uri in session.wanted and uri in session.rulebooks:
+                session.wanted.discard(uri)
+                doc = server.workspace.get_text_document(uri)
+                text, version, path = doc.source, doc.version, path_of(uri)
+                # published step by step: the smallest player count's errors, then every count's
+                steps = diagnostics.diagnostic_steps(text, path, encoding(), open_texts(), stale)
                 found = await loop.run_in_executor(session.worker, next, steps, None)
+                while found is not None and not stale():
+                    publish(uri, found, version)
+                    found = await loop.run_in_executor(session.worker, next, steps, None)
+                if not stale():     # the questions' index, unless one was asked for already
+                    await loop.run_in_executor(session.worker, session.index, uri, text,
+                                               str(path))
         except Exception as exc:  # noqa: BLE001 - a bug here must not stop the server
             server.show_message_log(f"rulebook lsp: checking {uri} failed: "
                                     f"{type(exc).__name__}: {exc}")
-            return
-        session.pending.pop(uri, None)
+        finally:
+            if session.pending.get(uri) is asyncio.current_task():
+                session.pending.pop(uri, None)
 
     def publish(uri: str, found: dict, version: Optional[int]) -> None:
         mine = found.pop(str(path_of(uri)), [])
@@ -192,6 +225,7 @@ def make_server():
         if uri not in session.rulebooks:
             return
         session.rulebooks.discard(uri)
+        session.wanted.discard(uri)
         session.indexes.pop(uri, None)
         task = session.pending.pop(uri, None)
         if task is not None:
@@ -217,7 +251,7 @@ def make_server():
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def hover(ls, params: types.HoverParams):
         asked = await ask(params)
-        found = asked and lsp_answers.hover(*asked)
+        found = asked and answers.hover(*asked)
         if not found:
             return None
         text, place = found
@@ -227,7 +261,7 @@ def make_server():
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     async def definition(ls, params: types.DefinitionParams):
         asked = await ask(params)
-        place = asked and lsp_answers.definition(*asked)
+        place = asked and answers.definition(*asked)
         if not place:
             return None
         index, source = asked[0], asked[1]
@@ -239,7 +273,7 @@ def make_server():
                     types.CompletionOptions(trigger_characters=[".", "{"]))
     async def completion(ls, params: types.CompletionParams):
         asked = await ask(params)
-        items = lsp_answers.completions(*asked) if asked else []
+        items = answers.completions(*asked) if asked else []
         return types.CompletionList(is_incomplete=False, items=[
             types.CompletionItem(
                 c.label, kind=getattr(types.CompletionItemKind, COMPLETION_KINDS.get(c.kind, "Text")),

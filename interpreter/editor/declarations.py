@@ -2,7 +2,7 @@
 tables or data files, attributes and pieces), zones, grids, variables,
 defines, `by players` rows, phases and actions.
 
-`Declarations` is the base of `lsp_index`'s builder, as the checks'
+`Declarations` is the base of `index`'s builder, as the checks'
 declaration part is the base of the checker: it records each declaration
 with its place and the line that declares it (`Decl`), and the places and
 bindings every part of the builder records through (`use`, `declare`,
@@ -24,7 +24,7 @@ from ..language import data as datafiles, files, variants
 from ..language.checks_declarations import VALUE_TYPES
 from ..language.limits import MAX_DATA_BYTES, MAX_RULEBOOK_BYTES
 from ..language.syntax import parse
-from .lsp_model import END, MANY, ONE, Binding, Component, Decl, Index, Place, Source, Use
+from .model import END, MANY, ONE, Binding, Component, Decl, Index, Place, Source, Use
 
 _DATA_ROWS: dict = {}     # (file, mtime, size, key path, columns) -> (columns, rows)
 
