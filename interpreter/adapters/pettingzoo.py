@@ -98,6 +98,7 @@ class _Seats:
             raise ValueError(f"observation is one of {OBSERVATIONS}, not {observation!r}")
         self.rules = load(rulebook, players, options)
         self.game = self.rules.game
+        self.render_mode = render_mode
         self.reward_kind = rewards
         self.boxed = observation == "box"
         self.max_decisions = max_decisions
@@ -117,6 +118,18 @@ class _Seats:
         self._seeds = random.Random()
         self.state = None
         self._none = np.zeros(size, np.int8)
+
+    def fit(self, env) -> None:
+        """Gives an environment what PettingZoo reads of it: its rules, game,
+        agents, seats, spaces, render mode and name."""
+        env.table = self
+        env.rules, env.game = self.rules, self.game
+        env.render_mode = self.render_mode
+        env.metadata = {**env.metadata, "name": _slug(self.game.name) + "_v0"}
+        env.possible_agents = self.agents[:]
+        env.seats = self.seats
+        env.observation_spaces = self.observation_spaces
+        env.action_spaces = self.action_spaces
 
     def new_game(self, seed):
         if seed is not None:
@@ -185,18 +198,10 @@ def _environment_class():
                      rewards: str = "outcome", max_decisions: int = 10_000,
                      observation: str = "dict"):
             super().__init__()
-            self.table = _Seats(rulebook, players, render_mode, options, rewards, max_decisions,
-                                observation, self.metadata["render_modes"])
-            self.rules = self.table.rules
-            self.game = self.rules.game
-            self.render_mode = render_mode
+            _Seats(rulebook, players, render_mode, options, rewards, max_decisions,
+                   observation, self.metadata["render_modes"]).fit(self)
             self.reward_kind = rewards
             self.max_decisions = max_decisions
-            self.metadata = {**self.metadata, "name": _slug(self.game.name) + "_v0"}
-            self.possible_agents = self.table.agents[:]
-            self.seats = self.table.seats
-            self.observation_spaces = self.table.observation_spaces
-            self.action_spaces = self.table.action_spaces
 
         @property
         def game_state(self):
@@ -291,18 +296,10 @@ def _parallel_class():
                      render_mode: str | None = None, options=None,
                      rewards: str = "outcome", max_decisions: int = 10_000,
                      observation: str = "dict", illegal_reward: float = -1.0):
-            self.table = _Seats(rulebook, players, render_mode, options, rewards, max_decisions,
-                                observation, self.metadata["render_modes"])
-            self.rules = self.table.rules
-            self.game = self.rules.game
-            self.render_mode = render_mode
+            _Seats(rulebook, players, render_mode, options, rewards, max_decisions,
+                   observation, self.metadata["render_modes"]).fit(self)
             self.illegal_reward = illegal_reward
-            self.metadata = {**self.metadata, "name": _slug(self.game.name) + "_v0"}
-            self.possible_agents = self.table.agents[:]
             self.agents = []
-            self.seats = self.table.seats
-            self.observation_spaces = self.table.observation_spaces
-            self.action_spaces = self.table.action_spaces
 
         @property
         def game_state(self):

@@ -28,14 +28,7 @@ def described(game, state) -> str:
     (see the module doc), each starting with a new line."""
     prog = game.program(state.n)
     m = prog.machine
-    ir_at = _ir_statements(game.ir)
-    owner, block_of = {}, {}
-    for x in m.stmts:
-        for bid in _blocks_of(x):
-            owner[bid] = x
-    for b in m.blocks:
-        for x in b.stmts:
-            block_of[id(x)] = b.id
+    ir_at, owner, block_of = _nesting(game, m)
     envs = {f[0]: f[2] for f in state.frames}       # open blocks -> their locals
     lines_of = _Lines(game, m)
     ends, seen = [], set()
@@ -83,14 +76,7 @@ def end_text(game, players: int, at) -> str:
         return f"the end of the last phase ({name})"
     prog = game.program(players)
     m = prog.machine
-    ir_at = _ir_statements(game.ir)
-    owner, block_of = {}, {}
-    for x in m.stmts:
-        for bid in _blocks_of(x):
-            owner[bid] = x
-    for b in m.blocks:
-        for x in b.stmts:
-            block_of[id(x)] = b.id
+    ir_at, owner, block_of = _nesting(game, m)
     found = [x for x in m.stmts if type(x) is EndGame and tuple(x.at[:2]) == tuple(at)]
     if not found:
         return f"end game (line {at[0]})"
@@ -123,6 +109,20 @@ def _ir_statements(ir: dict) -> dict:
                     walk(value)
     walk([ir.get("setup"), ir.get("phases"), ir.get("actions")])
     return out
+
+
+def _nesting(game, m) -> tuple:
+    """How the machine's statements nest: the IR statement at each
+    (line, column), the statement that owns each block (an `if`, a loop), and
+    the block each statement is in (by the statement's id)."""
+    owner, block_of = {}, {}
+    for x in m.stmts:
+        for bid in _blocks_of(x):
+            owner[bid] = x
+    for b in m.blocks:
+        for x in b.stmts:
+            block_of[id(x)] = b.id
+    return _ir_statements(game.ir), owner, block_of
 
 
 def _condition(prog, x, ir_at: dict, lines: list, env: dict, state, block_of) -> str:
