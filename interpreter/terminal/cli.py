@@ -477,14 +477,7 @@ def cmd_simulate(args) -> int:
     options = options_of(args)
     game = load_game(args.game, options, args.library)
     plan = simulation_plan(game, args)
-    output_targets(args)
-    timer = Timer()
-    batch = play_batch(args, [Source.of(game, args.game, options)], [game], plan)
-    report = {"game": game.name, "rulebook": args.game, "options": game.options,
-              "command": command_line(args), "fingerprint": game.fingerprint,
-              **report_of(batch, 0, plan, args.games, timer, game)}
-    if args.coverage:
-        report["coverage"] = simulation_coverage(game, batch.coverage[0], plan.players)
+    batch, report = played_report(args, game, options, plan)
     title = titled(args.game, game, options)
     if args.json:
         write_json(args, report)
@@ -501,6 +494,21 @@ def cmd_simulate(args) -> int:
     return 130 if batch.interrupted else 0
 
 
+def played_report(args, game, options: dict, plan: Plan) -> tuple:
+    """(the batch, its report) of one rulebook's games, as simulate and
+    analyse play them: the command, the options and the fingerprint with the
+    figures, and the coverage where asked."""
+    output_targets(args)
+    timer = Timer()
+    batch = play_batch(args, [Source.of(game, args.game, options)], [game], plan)
+    report = {"game": game.name, "rulebook": args.game, "options": game.options,
+              "command": command_line(args), "fingerprint": game.fingerprint,
+              **report_of(batch, 0, plan, args.games, timer, game)}
+    if args.coverage:
+        report["coverage"] = simulation_coverage(game, batch.coverage[0], plan.players)
+    return batch, report
+
+
 def cmd_analyse(args) -> int:
     """`rulebook analyse`: simulate's games watched decision by decision,
     and the game's metrics (simulation.analysis; docs/results.md)."""
@@ -508,13 +516,7 @@ def cmd_analyse(args) -> int:
     game = load_game(args.game, options, args.library)
     plan = replace(simulation_plan(game, args), measure=True)
     args.coverage = True                 # rules never used is one of the metrics
-    output_targets(args)
-    timer = Timer()
-    batch = play_batch(args, [Source.of(game, args.game, options)], [game], plan)
-    report = {"game": game.name, "rulebook": args.game, "options": game.options,
-              "command": command_line(args), "fingerprint": game.fingerprint,
-              **report_of(batch, 0, plan, args.games, timer, game)}
-    report["coverage"] = simulation_coverage(game, batch.coverage[0], plan.players)
+    batch, report = played_report(args, game, options, plan)
     report["metrics"] = analysis_metrics(report)
     title = titled(args.game, game, options)
     if args.json:
