@@ -157,8 +157,8 @@ async def bench(paths: list, runs: int) -> list:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--rulebook", action="append", default=[],
-                        help="a rulebook of rulebooks/ by name (default: every one)")
+    parser.add_argument("--rulebook", nargs="+", default=[],
+                        help="rulebooks of rulebooks/ by name (default: every one)")
     args = parser.parse_args(argv)
     every = sorted((ROOT / "rulebooks").glob("*.rules"), key=lambda p: p.stat().st_size)
     paths = [p for p in every if not args.rulebook or p.stem in args.rulebook]
