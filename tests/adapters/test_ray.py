@@ -5,7 +5,7 @@ stand-in (tests/test_simulate.py); these tests run it on Ray itself, a
 local instance of two CPUs started once for the module, and check what the
 stand-in cannot: that the sources (the checked IR) and the plan travel to
 the actors and back, that two workers on Ray give the report of one local
-worker — every part but `timing` — and the very records per game, that a
+worker — every part but `timing` and the `command` line — and the very records per game, that a
 rule error, Ctrl-C and a worker that cannot start end the run as they do
 locally, and that the command line starts and stops a Ray of its own
 without a word on stderr.
@@ -66,7 +66,9 @@ def run_cli_json(tmp_path, name, *argv) -> dict:
 
 
 def without_timing(report: dict) -> dict:
-    return {k: v for k, v in report.items() if k != "timing"}
+    """The report of the games: all but how they were played (`timing`) and
+    the command line that asked for them (`command`, which names the backend)."""
+    return {k: v for k, v in report.items() if k not in ("timing", "command")}
 
 
 def test_two_workers_on_ray_give_the_report_of_one_local_worker(tmp_path, capsys):
@@ -75,6 +77,7 @@ def test_two_workers_on_ray_give_the_report_of_one_local_worker(tmp_path, capsys
     remote = run_cli_json(tmp_path, "ray", *argv, "--backend", "ray", "--workers", "2")
     capsys.readouterr()
     assert remote["timing"]["backend"] == "ray" and remote["timing"]["workers"] == 2
+    assert "--backend ray" in remote["command"] and "--backend" not in local["command"]
     assert local["played"] == remote["played"] == 300
     assert without_timing(local) == without_timing(remote)
 

@@ -5,7 +5,7 @@ The cluster is the README's: a head started with `ray start --head` and
 token authentication switched on (`RAY_AUTH_MODE=token`, the token in
 `RAY_AUTH_TOKEN`), joined by address; the command runs in a process of its
 own, as a user's would. The worker killed is replaced, its chunks are
-played again, and the report — every part but `timing` — is that of one
+played again, and the report — every part but `timing` and the `command` line — is that of one
 local worker, written to stdout with nothing of Ray's in it. The head is
 the only Ray this file starts: it is ended (with every process it started)
 when the tests are done.
@@ -115,7 +115,9 @@ def cluster():
 
 
 def without_timing(report: dict) -> dict:
-    return {k: v for k, v in report.items() if k != "timing"}
+    """The report of the games: all but how they were played (`timing`) and
+    the command line that asked for them (`command`, which names the backend)."""
+    return {k: v for k, v in report.items() if k not in ("timing", "command")}
 
 
 def kill_a_worker_at_play(head: int, run: subprocess.Popen) -> int:
