@@ -11,19 +11,13 @@ from __future__ import annotations
 from rich.console import Console
 
 from .render import player_label
-from .reports import (ending_lines, first_mover_line, number, print_coverage, say,
-                      seat_p0_line, seats_line, seeds_text)
+from .reports import (ending_lines, first_mover_line, number, print_coverage, print_heading,
+                      say, seat_p0_line)
 
 
 def print_analysis(report: dict, console: Console, title: str) -> None:
-    m, plan = report["metrics"], report["plan"]
-    say(console, f"{title}: {report['games']} games, {plan['players']} players, seed "
-                  f"{plan['seed']} ({seeds_text(plan['seed'], report['games'])})")
-    say(console, f"seats: {seats_line(plan)}")
-    if report.get("fingerprint"):
-        say(console, f"rules fingerprint {report['fingerprint']}")
-    if report.get("interrupted"):
-        say(console, f"interrupted: the figures of the {report['played']} games finished")
+    m = report["metrics"]
+    print_heading(report, console, title)
     for line in metric_lines(m, report):
         say(console, line)
     if report.get("coverage"):

@@ -64,7 +64,9 @@ def seats_line(plan: dict) -> str:
                      for s, kind in enumerate(plan["seats"]))
 
 
-def print_simulation(report: dict, console: Console, title: str) -> None:
+def print_heading(report: dict, console: Console, title: str) -> None:
+    """The lines that open a report of games: what was played, by whom, on
+    which rules, and whether the run was cut short."""
     plan = report["plan"]
     say(console, f"{title}: {report['games']} games, {plan['players']} players, "
                   f"seed {plan['seed']} ({seeds_text(plan['seed'], report['games'])})")
@@ -73,6 +75,11 @@ def print_simulation(report: dict, console: Console, title: str) -> None:
         say(console, f"rules fingerprint {report['fingerprint']}")
     if report.get("interrupted"):
         say(console, f"interrupted: the figures of the {report['played']} games finished")
+
+
+def print_simulation(report: dict, console: Console, title: str) -> None:
+    plan = report["plan"]
+    print_heading(report, console, title)
     wins = Table("seat", "AI", "wins", "win rate", "95% interval", title_justify="left")
     scores = Table("seat", "score mean", "sd", "min", "p25", "median", "p75", "max",
                    "distribution", title_justify="left",
