@@ -36,9 +36,8 @@ from functools import lru_cache
 
 from ..ai.players import make_player
 from ..errors import OptionError
-from .rules import load
+from .rules import RENDER_MODES, REWARDS, load
 
-REWARDS = ("outcome", "win_share", "score")
 ID = "rulebook/Rulebook-v0"
 # a game that ends before the agent's seat ever moves is dealt again, at
 # most this many times
@@ -124,7 +123,7 @@ def _environment_class():
     class RulebookEnv(gymnasium.Env):
         """A rulebook as a single-agent Gymnasium environment (see the module)."""
 
-        metadata = {"render_modes": ["ansi", "human"]}
+        metadata = {"render_modes": RENDER_MODES}
 
         def __init__(self, rulebook, players: int | None = None, seat=0, opponents="random",
                      options=None, rewards: str = "outcome", max_decisions: int = 10_000,
@@ -208,9 +207,7 @@ def _environment_class():
             outcome = self.game.outcome(self.state)
             info = self._info()
             if outcome is not None:
-                paid = (self.rules.score_rewards(outcome) if self.reward_kind == "score"
-                        else self.rules.win_shares(outcome) if self.reward_kind == "win_share"
-                        else self.rules.outcome_rewards(outcome))
+                paid = self.rules.rewards(outcome, self.reward_kind)
                 info["outcome"] = outcome.to_json()
                 return self._observation(), float(paid[self.seat]), True, False, info
             return self._observation(), 0.0, False, self._cut(), info
@@ -233,17 +230,6 @@ def _environment_class():
             return {"seat": self.seat, "action_mask": self.action_masks()}
 
         def render(self):
-            if self.render_mode is None:
-                gymnasium.logger.warn("render() was called without a render_mode "
-                                      "(give render_mode='ansi' or 'human')")
-                return None
-            from ..terminal.render import TableView, render_to_text
-
-            view = self.game.view(self.state, self.seat)
-            text = render_to_text(TableView(view, view.get("actions", ())))
-            if self.render_mode == "human":
-                print(text, end="")
-                return None
-            return text
+            return self.rules.table_text(self.state, self.seat, self.render_mode)
 
     return RulebookEnv

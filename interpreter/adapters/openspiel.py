@@ -49,10 +49,10 @@ from ..errors import OptionError
 from ..language.limits import MAX_PLAYERS
 from ..runtime.chance import CHANCE
 from ..runtime.information import information_state, sample_state
-from .rules import centred, load, options_text, parse_options
+from .rules import REWARDS, centred, load, options_text, parse_options
 
 NAME = "python_rulebook"
-RETURNS = ("outcome", "win_share", "score")
+RETURNS = REWARDS
 TENSORS = ("present", "recall")
 # the most numbers a perfect-recall tensor may hold: (max_game_length + 1)
 # rows of the observation vector
@@ -146,10 +146,10 @@ class _Moment:
 
     def __reduce__(self):
         r = self.rules
-        rows = None if self.rows is None else [_texts(v) for v in self.rows]
+        rows = None if self.rows is None else [_unlinked(v) for v in self.rows]
         return (_moment_from_save, (r.rulebook, r.players, r.options,
                                     r.game.state_to_json(self.state),
-                                    [_texts(s) for s in self.seen], self.moves, rows))
+                                    [_unlinked(s) for s in self.seen], self.moves, rows))
 
     def after(self, state, texts) -> "_Moment":
         rows = self.rows
@@ -173,6 +173,8 @@ class _Moment:
         return self.kept(("text", viewer), lambda: self.rules.observation_text(self.state, viewer))
 
     def vector(self, viewer) -> list:
+        if self.rows is not None:           # the newest row is the vector now
+            return self.rows[_place(viewer)][1]
         return self.kept(("vector", viewer),
                          lambda: self.rules.game.observation(self.state, viewer))
 
@@ -209,7 +211,20 @@ def _vector(rules, state, viewer):
     return np.asarray(rules.game.observation(state, viewer), np.float32)
 
 
-def _texts(chain) -> list:
+def _place(viewer) -> int:
+    """Where a viewer's list is in a moment's `seen` and `rows`: a seat's
+    own, the spectator's (None) last."""
+    return -1 if viewer is None else viewer
+
+
+def _as_seen_by(chains: tuple, player: int) -> tuple:
+    """The viewers' lists of a state resampled for `player`: the player's
+    own; every other seat's past is what a spectator saw of it."""
+    public = chains[-1]
+    return tuple(c if seat == player else public for seat, c in enumerate(chains[:-1])) + (public,)
+
+
+def _unlinked(chain) -> list:
     out = []
     while chain is not None:
         chain, text = chain
@@ -366,11 +381,9 @@ def _classes():
             if outcome is None:
                 return [0.0] * m.rules.players
             game = self.get_game()
-            if game.returns_kind == "outcome":
-                return m.rules.outcome_rewards(outcome)
-            if game.returns_kind == "win_share":
-                return m.rules.win_shares(outcome)
-            paid = m.rules.score_rewards(outcome)
+            paid = m.rules.rewards(outcome, game.returns_kind)
+            if game.returns_kind != "score":
+                return paid
             if game.utility == kind.Utility.ZERO_SUM:
                 paid = centred(paid)
             _check_declared(game, paid)
@@ -385,14 +398,9 @@ def _classes():
             m = self.moment
             game = m.rules.game
             state = sample_state(game, information_state(game, m.state, player), rng)
-            public = m.seen[-1]
-            seen = tuple(s if seat == player else public for seat, s in enumerate(m.seen[:-1]))
-            rows = m.rows
-            if rows is not None:
-                rows = tuple(r if seat == player else rows[-1] for seat, r in enumerate(rows[:-1]))
-                rows += (m.rows[-1],)
+            rows = None if m.rows is None else _as_seen_by(m.rows, player)
             other = self.get_game().new_initial_state()
-            other.moment = _Moment(m.rules, state, seen + (public,), m.moves, rows)
+            other.moment = _Moment(m.rules, state, _as_seen_by(m.seen, player), m.moves, rows)
             return other
 
         def __reduce__(self):
@@ -422,7 +430,7 @@ def _classes():
             self.own = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
             self.recall = iig_obs_type is not None and iig_obs_type.perfect_recall
             width = len(rules.observation_names)
-            self.rows = recall
+            self.length = recall
             if recall is None:
                 self.tensor = np.zeros(width, np.float32)
                 self.dict = {"observation": self.tensor}
@@ -433,11 +441,11 @@ def _classes():
         def set_from(self, state, player):
             m = state.moment
             viewer = player if self.own else None
-            if self.rows is None:
+            if self.length is None:
                 self.tensor[:] = m.vector(viewer)
                 return
             history = self.dict["history"]
-            rows = _texts(m.rows[-1 if viewer is None else viewer])
+            rows = _unlinked(m.rows[_place(viewer)])
             history[:len(rows)] = rows
             history[len(rows):] = 0.0
 
@@ -447,7 +455,7 @@ def _classes():
             if not self.recall:
                 return m.text(viewer)
             return m.kept(("recall", viewer), lambda: "\n".join(
-                [*_texts(m.seen[-1 if viewer is None else viewer]), m.text(viewer)]))
+                [*_unlinked(m.seen[_place(viewer)]), m.text(viewer)]))
 
     return RulebookGame, RulebookState, RulebookObserver
 

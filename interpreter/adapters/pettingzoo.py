@@ -37,9 +37,8 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from .rules import load
+from .rules import RENDER_MODES, REWARDS, load
 
-REWARDS = ("outcome", "win_share", "score")
 OBSERVATIONS = ("dict", "box")
 
 
@@ -86,12 +85,12 @@ class _Seats:
     an end pays. `state` is the game now; None before the first reset."""
 
     def __init__(self, rulebook, players, render_mode, options, rewards, max_decisions,
-                 observation, render_modes):
+                 observation):
         import numpy as np
         from gymnasium import spaces
 
-        if render_mode is not None and render_mode not in render_modes:
-            raise ValueError(f"render_mode is one of {render_modes}, not {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode is one of {RENDER_MODES}, not {render_mode!r}")
         if rewards not in REWARDS:
             raise ValueError(f"rewards is one of {REWARDS}, not {rewards!r}")
         if observation not in OBSERVATIONS:
@@ -119,18 +118,6 @@ class _Seats:
         self.state = None
         self._none = np.zeros(size, np.int8)
 
-    def fit(self, env) -> None:
-        """Gives an environment what PettingZoo reads of it: its rules, game,
-        agents, seats, spaces, render mode and name."""
-        env.table = self
-        env.rules, env.game = self.rules, self.game
-        env.render_mode = self.render_mode
-        env.metadata = {**env.metadata, "name": _slug(self.game.name) + "_v0"}
-        env.possible_agents = self.agents[:]
-        env.seats = self.seats
-        env.observation_spaces = self.observation_spaces
-        env.action_spaces = self.action_spaces
-
     def new_game(self, seed):
         if seed is not None:
             self._seeds.seed(seed)
@@ -140,17 +127,20 @@ class _Seats:
     def to_move(self) -> list:
         return [agent_name(p) for p in self.game.to_move(self.state)]
 
-    def mask(self, agent, movers=None):
-        """The agent's mask: all 0 unless it is to move (`movers`: the
-        agents the engine waits for; by default the first of them)."""
+    def no_mask(self):
+        return self._none.copy()
+
+    def mask(self, agent, movers):
+        """The agent's mask: all 0 unless it is among `movers` (the agents
+        whose actions the environment takes next)."""
         import numpy as np
 
-        seat = self.seats[agent]
-        if agent not in (movers if movers is not None else self.to_move()[:1]):
-            return self._none.copy()
-        return np.frombuffer(self.rules.space.mask(self.state, seat), dtype=np.int8).copy()
+        if agent not in movers:
+            return self.no_mask()
+        return np.frombuffer(self.rules.space.mask(self.state, self.seats[agent]),
+                             dtype=np.int8).copy()
 
-    def observe(self, agent, movers=None):
+    def observe(self, agent, movers):
         import numpy as np
 
         vector = np.asarray(self.game.observation(self.state, self.seats[agent]),
@@ -160,37 +150,49 @@ class _Seats:
         return {"observation": vector, "action_mask": self.mask(agent, movers)}
 
     def paid(self, outcome) -> list:
-        if self.reward_kind == "score":
-            return self.rules.score_rewards(outcome)
-        if self.reward_kind == "win_share":
-            return self.rules.win_shares(outcome)
-        return self.rules.outcome_rewards(outcome)
+        return self.rules.rewards(outcome, self.reward_kind)
 
-    def render(self, agent, render_mode):
-        from gymnasium import logger
 
-        if render_mode is None:
-            logger.warn("render() was called without a render_mode "
-                        "(give render_mode='ansi' or 'human')")
-            return None
-        from ..terminal.render import TableView, render_to_text
+class _OnSeats:
+    """What both environment classes read of their `_Seats`: PettingZoo's
+    attributes, the spaces and the state; `_seated` sets them up."""
 
-        view = self.game.view(self.state, self.seats[agent])
-        text = render_to_text(TableView(view, view.get("actions", ())))
-        if render_mode == "human":
-            print(text, end="")
-            return None
-        return text
+    def _seated(self, table: _Seats) -> None:
+        self.table = table
+        self.rules, self.game = table.rules, table.game
+        self.render_mode = table.render_mode
+        self.metadata = {**self.metadata, "name": _slug(self.game.name) + "_v0"}
+        self.possible_agents = table.agents[:]
+        self.seats = table.seats
+        self.observation_spaces = table.observation_spaces
+        self.action_spaces = table.action_spaces
+
+    @property
+    def game_state(self):
+        return self.table.state
+
+    @game_state.setter
+    def game_state(self, state):
+        self.table.state = state
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def close(self):
+        pass
 
 
 @lru_cache(maxsize=None)
 def _environment_class():
     from pettingzoo import AECEnv
 
-    class RulebookEnv(AECEnv):
+    class RulebookEnv(_OnSeats, AECEnv):
         """A rulebook as a PettingZoo AEC environment (see the module)."""
 
-        metadata = {"render_modes": ["ansi", "human"], "name": "rulebook_v0",
+        metadata = {"render_modes": RENDER_MODES, "name": "rulebook_v0",
                     "is_parallelizable": False}
 
         def __init__(self, rulebook, players: int | None = None,
@@ -198,24 +200,10 @@ def _environment_class():
                      rewards: str = "outcome", max_decisions: int = 10_000,
                      observation: str = "dict"):
             super().__init__()
-            _Seats(rulebook, players, render_mode, options, rewards, max_decisions,
-                   observation, self.metadata["render_modes"]).fit(self)
+            self._seated(_Seats(rulebook, players, render_mode, options, rewards,
+                                max_decisions, observation))
             self.reward_kind = rewards
             self.max_decisions = max_decisions
-
-        @property
-        def game_state(self):
-            return self.table.state
-
-        @game_state.setter
-        def game_state(self, state):
-            self.table.state = state
-
-        def observation_space(self, agent):
-            return self.observation_spaces[agent]
-
-        def action_space(self, agent):
-            return self.action_spaces[agent]
 
         def reset(self, seed=None, options=None):
             # `options` of a reset are PettingZoo's; the rulebook's are given
@@ -264,7 +252,7 @@ def _environment_class():
                 self.infos = {a: {"outcome": outcome.to_json()} for a in self.agents}
                 if self.table.boxed:
                     for a in self.agents:
-                        self.infos[a]["action_mask"] = self.table._none.copy()
+                        self.infos[a]["action_mask"] = self.table.no_mask()
             else:
                 if self.game_state.decisions >= self.max_decisions:
                     self.truncations = dict.fromkeys(self.agents, True)
@@ -275,10 +263,8 @@ def _environment_class():
             self._accumulate_rewards()
 
         def render(self):
-            return self.table.render(self.agent_selection, self.render_mode)
-
-        def close(self):
-            pass
+            return self.rules.table_text(self.game_state, self.seats[self.agent_selection],
+                                         self.render_mode)
 
     return RulebookEnv
 
@@ -287,29 +273,19 @@ def _environment_class():
 def _parallel_class():
     from pettingzoo import ParallelEnv
 
-    class RulebookParallelEnv(ParallelEnv):
+    class RulebookParallelEnv(_OnSeats, ParallelEnv):
         """A rulebook as a PettingZoo ParallelEnv (see the module)."""
 
-        metadata = {"render_modes": ["ansi", "human"], "name": "rulebook_v0"}
+        metadata = {"render_modes": RENDER_MODES, "name": "rulebook_v0"}
 
         def __init__(self, rulebook, players: int | None = None,
                      render_mode: str | None = None, options=None,
                      rewards: str = "outcome", max_decisions: int = 10_000,
                      observation: str = "dict", illegal_reward: float = -1.0):
-            _Seats(rulebook, players, render_mode, options, rewards, max_decisions,
-                   observation, self.metadata["render_modes"]).fit(self)
+            self._seated(_Seats(rulebook, players, render_mode, options, rewards,
+                                max_decisions, observation))
             self.illegal_reward = illegal_reward
             self.agents = []
-
-        @property
-        def game_state(self):
-            return self.table.state
-
-        def observation_space(self, agent):
-            return self.observation_spaces[agent]
-
-        def action_space(self, agent):
-            return self.action_spaces[agent]
 
         def movers(self) -> list:
             """The agents whose actions the next step takes: all the engine waits for."""
@@ -364,7 +340,7 @@ def _parallel_class():
                 infos = {a: dict(extra) for a in self.agents}
                 if table.boxed:
                     for a in self.agents:
-                        infos[a]["action_mask"] = table._none.copy()
+                        infos[a]["action_mask"] = table.no_mask()
                 self.agents = []
             else:
                 observations, infos = self._seen()
@@ -372,10 +348,8 @@ def _parallel_class():
 
         def render(self):
             movers = self.movers() or self.possible_agents
-            return self.table.render(movers[0], self.render_mode)
-
-        def close(self):
-            pass
+            return self.rules.table_text(self.game_state, self.seats[movers[0]],
+                                         self.render_mode)
 
     return RulebookParallelEnv
 

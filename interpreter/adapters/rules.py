@@ -28,6 +28,9 @@ from ..runtime.saved import shown
 
 # node kinds of the IR that hide something from a player
 _HIDING = {"private", "each_chooses"}
+# what an end pays, in every adapter (`Rules.rewards`)
+REWARDS = ("outcome", "win_share", "score")
+RENDER_MODES = ["ansi", "human"]
 
 
 def parse_options(text) -> dict:
@@ -166,17 +169,35 @@ class Rules:
     def chance_outcome(self, state, outcome_id: int):
         return self.game.chance_outcomes(state)[int(outcome_id)][0]
 
-    def outcome_rewards(self, outcome) -> list:
-        return outcome_rewards(outcome, self.players)
-
-    def win_shares(self, outcome) -> list:
-        return win_shares(outcome, self.players)
-
-    def score_rewards(self, outcome) -> list:
-        """Each player's score, turned round under `lowest score wins` so
-        that more is better."""
+    def rewards(self, outcome, kind: str = "outcome") -> list:
+        """What an end pays each player, by the `kind` of `REWARDS`:
+        `outcome_rewards`, `win_shares` or the scores, turned round under
+        `lowest score wins` so that more is better."""
+        if kind == "outcome":
+            return outcome_rewards(outcome, self.players)
+        if kind == "win_share":
+            return win_shares(outcome, self.players)
         sign = -1.0 if outcome.lowest_wins else 1.0
         return [sign * float(s) for s in outcome.scores]
+
+    def table_text(self, state, seat, render_mode):
+        """The table as `seat` sees it, for an environment's `render()`:
+        returned (`"ansi"`) or printed (`"human"`); with no render mode, a
+        warning and nothing, as Gymnasium's environments do."""
+        from gymnasium import logger
+
+        if render_mode is None:
+            logger.warn("render() was called without a render_mode "
+                        "(give render_mode='ansi' or 'human')")
+            return None
+        from ..terminal.render import TableView, render_to_text
+
+        view = self.game.view(state, seat)
+        text = render_to_text(TableView(view, view.get("actions", ())))
+        if render_mode == "human":
+            print(text, end="")
+            return None
+        return text
 
     def observation_text(self, state, viewer) -> str:
         """What `viewer` (None: a spectator) knows now, as compact JSON: the
@@ -215,8 +236,9 @@ def outcome_rewards(outcome, n: int) -> list:
 
 def win_shares(outcome, n: int) -> list:
     """The win shares of an outcome, adding up to 1: the k winners share the
-    victory (1/k each) and the others get 0; a draw shares it among all.
-    The figure `simulate` counts as a seat's wins."""
+    victory (1/k each) and the others get 0, as `simulate` counts a seat's
+    wins; a draw with no winner shares it among all, so that the shares of
+    every end add up to 1 (CONSTANT_SUM)."""
     winners = set(outcome.winners)
     if outcome.draw or not winners:
         return [1.0 / n] * n
