@@ -115,13 +115,17 @@ class GameRecord:
         return 1.0 / len(self.winners)
 
 
-def phase_of(game, state) -> str:
-    """The name of the phase a state stands in ("setup" in the setup): the
-    bottom frame's loop data is the setup's mark or the phase's number
-    (docs/api.md, "Saves")."""
-    if not state.frames:
+def phase_mark(state):
+    """Where a state stands among the phases, as its bottom frame's loop
+    data has it: the setup's mark or the phase's number (docs/api.md,
+    "Saves"); None outside any frame. `phase_name` names it."""
+    return state.frames[0][3] if state.frames else None
+
+
+def phase_name(game, mark) -> str:
+    """The name of the phase of a `phase_mark` ("setup" in the setup)."""
+    if mark is None:
         return ""
-    mark = state.frames[0][3]
     return mark if isinstance(mark, str) else game.ir["phases"][mark]["name"]
 
 
@@ -143,9 +147,7 @@ def play_game(game, plan: Plan, index: int) -> GameRecord:
     bots = [make_player(kind, seed=plan.ai_seed(index, seat), **budget)
             for seat, kind in enumerate(plan.seats)]
     state = game.new_game(players=plan.players, seed=plan.game_seed(index))
-    taken: dict = {}
-    by_seat: dict = {}
-    by_phase: dict = {}
+    counts: dict = {}       # (seat, phase mark, action name) -> times
     first = None
     log = [] if plan.log_actions else None
     watch = Watch(game.lowest_wins) if plan.measure else None
@@ -160,22 +162,21 @@ def play_game(game, plan: Plan, index: int) -> GameRecord:
         bot = bots[player]
         view = game.view(state, player) if bot.uses_view else None
         action = bot.act(game, view, actions)
-        name = action.name
-        taken[name] = taken.get(name, 0) + 1
-        key = (player, name)
-        by_seat[key] = by_seat.get(key, 0) + 1
-        phase = phase_of(game, state)
-        key = (phase, name)
-        by_phase[key] = by_phase.get(key, 0) + 1
+        # one count a decision; the counts by action, seat and phase are
+        # folded from it once the game is over (`_fold`)
+        mark = phase_mark(state)
+        key = (player, mark, action.name)
+        counts[key] = counts.get(key, 0) + 1
         if first is None:
             first = player
         if log is not None:
             log.append((player, str(action)))
         state = game.apply(state, action)
         if watch is not None:
-            watch.decision(phase, len(actions))
+            watch.decision(phase_name(game, mark), len(actions))
             watch.after(game.scores(state))
     log = None if log is None else tuple(log)
+    taken, by_seat, by_phase = _fold(game, counts)
     outcome = game.outcome(state)
     if outcome is None:
         return GameRecord(index, None, tuple(game.scores(state)), state.decisions,
@@ -187,6 +188,25 @@ def play_game(game, plan: Plan, index: int) -> GameRecord:
                       by_seat, by_phase, score_margin(outcome), state.ended,
                       outcome.decided_by,
                       None if watch is None else watch.result(tuple(outcome.winners)))
+
+
+def _fold(game, counts: dict) -> tuple:
+    """A game's decisions by action name, by (seat, action name) and by
+    (phase, action name), from its counts by (seat, phase mark, action
+    name)."""
+    taken: dict = {}
+    by_seat: dict = {}
+    by_phase: dict = {}
+    names: dict = {}
+    for (seat, mark, name), k in counts.items():
+        taken[name] = taken.get(name, 0) + k
+        key = (seat, name)
+        by_seat[key] = by_seat.get(key, 0) + k
+        if mark not in names:
+            names[mark] = phase_name(game, mark)
+        key = (names[mark], name)
+        by_phase[key] = by_phase.get(key, 0) + k
+    return taken, by_seat, by_phase
 
 
 # -- reports ------------------------------------------------------------------------
