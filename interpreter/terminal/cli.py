@@ -478,20 +478,12 @@ def cmd_simulate(args) -> int:
     game = load_game(args.game, options, args.library)
     plan = simulation_plan(game, args)
     batch, report = played_report(args, game, options, plan)
-    title = titled(args.game, game, options)
-    if args.json:
-        write_json(args, report)
-    write_records(args, batch, plan, [(args.game, game.options)])
-    if args.report:
-        write_text(args.report, "--report", [report_html.simulation_page(report, title)])
-    if args.json != "-":
-        console = guarded(Console())
+
+    def show(console, title: str) -> None:
         print_simulation(report, console, title)
         if args.coverage:
             print_coverage(report["coverage"], console)
-    if batch.failure is not None:
-        raise batch.failure
-    return 130 if batch.interrupted else 0
+    return put_out(args, game, options, batch, plan, report, report_html.simulation_page, show)
 
 
 def played_report(args, game, options: dict, plan: Plan) -> tuple:
@@ -509,6 +501,30 @@ def played_report(args, game, options: dict, plan: Plan) -> tuple:
     return batch, report
 
 
+def put_out(args, game, options: dict, batch, plan: Plan, report: dict, page, show) -> int:
+    """What simulate and analyse do with one rulebook's report: --json,
+    --records and --report (`page(report, title)`) written, the report shown
+    at the terminal (`show(console, title)`) unless the JSON goes to stdout;
+    then a worker's failure raised, or the exit code (130 when cut short)."""
+    title = titled(args.game, game, options)
+    if args.json:
+        write_json(args, report)
+    write_records(args, batch, plan, [(args.game, game.options)])
+    if args.report:
+        write_text(args.report, "--report", [page(report, title)])
+    if args.json != "-":
+        show(guarded(Console()), title)
+    return finished(batch)
+
+
+def finished(batch) -> int:
+    """A worker's failure raised once the outputs are written, else the exit
+    code: 130 when the run was cut short, 0."""
+    if batch.failure is not None:
+        raise batch.failure
+    return 130 if batch.interrupted else 0
+
+
 def cmd_analyse(args) -> int:
     """`rulebook analyse`: simulate's games watched decision by decision,
     and the game's metrics (simulation.analysis; docs/results.md)."""
@@ -518,17 +534,8 @@ def cmd_analyse(args) -> int:
     args.coverage = True                 # rules never used is one of the metrics
     batch, report = played_report(args, game, options, plan)
     report["metrics"] = analysis_metrics(report)
-    title = titled(args.game, game, options)
-    if args.json:
-        write_json(args, report)
-    write_records(args, batch, plan, [(args.game, game.options)])
-    if args.report:
-        write_text(args.report, "--report", [report_html.analysis_page(report, title)])
-    if args.json != "-":
-        print_analysis(report, guarded(Console()), title)
-    if batch.failure is not None:
-        raise batch.failure
-    return 130 if batch.interrupted else 0
+    return put_out(args, game, options, batch, plan, report, report_html.analysis_page,
+                   lambda console, title: print_analysis(report, console, title))
 
 
 def cmd_compare(args) -> int:
@@ -576,9 +583,7 @@ def cmd_compare(args) -> int:
             for key, title in zip(("base", "variant"), titles):
                 say(console, f"{key}: {title}")
                 print_coverage(result[key]["coverage"], console)
-    if batch.failure is not None:
-        raise batch.failure
-    return 130 if batch.interrupted else 0
+    return finished(batch)
 
 
 def cmd_tournament(args) -> int:
