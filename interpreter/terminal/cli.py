@@ -421,6 +421,22 @@ def write_records(args, batch, plan: Plan, sources: list) -> None:
                    (line + "\n" for line in record_lines(batch.records, plan, sources)))
 
 
+def progress_bar(label: str, total: int, quiet: bool) -> tuple:
+    """(a progress bar of `total` games on stderr, hidden when stderr is no
+    terminal or with --quiet; the `progress(done, total)` that moves it). The
+    bar starts at the first progress report; stop it when the games end."""
+    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
+                   disable=not sys.stderr.isatty() or quiet, transient=True)
+    task = bar.add_task("games", total=total)
+
+    def progress(done: int, _total: int) -> None:
+        if not bar.live.is_started:
+            bar.start()
+        bar.update(task, completed=done)
+    return bar, progress
+
+
 def play_batch(args, sources: list, games: list, plan: Plan):
     """Runs the games with a progress bar on stderr (when it is a terminal).
     The bar starts at the first progress report, once the worker processes
@@ -429,16 +445,7 @@ def play_batch(args, sources: list, games: list, plan: Plan):
         workers = args.workers           # None: one per CPU of the cluster, not of this machine
     else:
         workers = min(args.workers or os.cpu_count() or 1, args.games)
-    bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
-                   disable=not sys.stderr.isatty() or args.quiet, transient=True)
-    task = bar.add_task("games", total=args.games * len(sources))
-
-    def progress(done: int, _total: int) -> None:
-        if not bar.live.is_started:
-            bar.start()
-        bar.update(task, completed=done)
-
+    bar, progress = progress_bar("simulating", args.games * len(sources), args.quiet)
     try:
         return run_games(sources, plan, args.games, loaded=games, workers=workers,
                          backend=args.backend, address=args.address, coverage=args.coverage,
@@ -599,16 +606,7 @@ def cmd_tournament(args) -> int:
     check_player_count(game, players)
     output_targets(args)
     pairs = len(entrants) * (len(entrants) - 1) // 2
-    bar = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
-                   disable=not sys.stderr.isatty() or args.quiet, transient=True)
-    task = bar.add_task("games", total=args.games * pairs)
-
-    def progress(done: int, _total: int) -> None:
-        if not bar.live.is_started:
-            bar.start()
-        bar.update(task, completed=done)
-
+    bar, progress = progress_bar("playing", args.games * pairs, args.quiet)
     try:
         played = tournament.play(game, Source.of(game, args.game, options), entrants, players,
                                  args.games, seed=args.seed, max_decisions=args.max_decisions,
