@@ -25,8 +25,11 @@ from ..errors import CommandError
 from .simulate import decided_text
 
 INSTALL = "pip install 'rulebook[plot]'"
-# one colour per run: the base (or the only run) and the variant
-COLOURS = ("#4c72b0", "#dd8452")
+# colours of seats and phases, the first two also one per run: the base (or
+# the only run) and the variant
+PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860",
+           "#da8bc3", "#8c8c8c", "#ccb974", "#64b5cd")
+COLOURS = PALETTE[:2]
 SIGNIFICANT, NOT_SIGNIFICANT = "#c44e52", "#8c8c8c"
 
 
@@ -239,8 +242,7 @@ def actions_by_seat(Figure, runs: list) -> str:
     fig = Figure(figsize=(7, 0.9 + len(groups) * (0.6 + 0.3 * max(1, len(names)))),
                  layout="constrained")
     axes = fig.subplots(len(groups), 1, squeeze=False)[:, 0]
-    palette = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860",
-               "#da8bc3", "#8c8c8c", "#ccb974", "#64b5cd")
+    palette = PALETTE
     rows = []
     for ax, (label, what, items) in zip(axes, groups):
         height = 0.8 / max(1, len(items))
@@ -361,7 +363,7 @@ def convergence(Figure, runs: list) -> str:
     with its 95% interval, against k: where the figures settle."""
     fig = Figure(figsize=(7, 1.4 + 2.6 * len(runs)), layout="constrained")
     axes = fig.subplots(len(runs), 1, squeeze=False, sharex=True)[:, 0]
-    palette = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
+    palette = PALETTE[:6]
     rows = []
     for ax, (label, report) in zip(axes, runs):
         c = report.get("convergence") or {"games": []}

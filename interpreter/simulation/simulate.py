@@ -115,13 +115,17 @@ class GameRecord:
         return 1.0 / len(self.winners)
 
 
-def phase_of(game, state) -> str:
-    """The name of the phase a state stands in ("setup" in the setup): the
-    bottom frame's loop data is the setup's mark or the phase's number
-    (docs/api.md, "Saves")."""
-    if not state.frames:
+def phase_mark(state):
+    """Where a state stands among the phases, as its bottom frame's loop
+    data has it: the setup's mark or the phase's number (docs/api.md,
+    "Saves"); None outside any frame. `phase_name` names it."""
+    return state.frames[0][3] if state.frames else None
+
+
+def phase_name(game, mark) -> str:
+    """The name of the phase of a `phase_mark` ("setup" in the setup)."""
+    if mark is None:
         return ""
-    mark = state.frames[0][3]
     return mark if isinstance(mark, str) else game.ir["phases"][mark]["name"]
 
 
@@ -143,9 +147,7 @@ def play_game(game, plan: Plan, index: int) -> GameRecord:
     bots = [make_player(kind, seed=plan.ai_seed(index, seat), **budget)
             for seat, kind in enumerate(plan.seats)]
     state = game.new_game(players=plan.players, seed=plan.game_seed(index))
-    taken: dict = {}
-    by_seat: dict = {}
-    by_phase: dict = {}
+    counts: dict = {}       # (seat, phase mark, action name) -> times
     first = None
     log = [] if plan.log_actions else None
     watch = Watch(game.lowest_wins) if plan.measure else None
@@ -160,22 +162,21 @@ def play_game(game, plan: Plan, index: int) -> GameRecord:
         bot = bots[player]
         view = game.view(state, player) if bot.uses_view else None
         action = bot.act(game, view, actions)
-        name = action.name
-        taken[name] = taken.get(name, 0) + 1
-        key = (player, name)
-        by_seat[key] = by_seat.get(key, 0) + 1
-        phase = phase_of(game, state)
-        key = (phase, name)
-        by_phase[key] = by_phase.get(key, 0) + 1
+        # one count a decision; the counts by action, seat and phase are
+        # folded from it once the game is over (`_fold`)
+        mark = phase_mark(state)
+        key = (player, mark, action.name)
+        counts[key] = counts.get(key, 0) + 1
         if first is None:
             first = player
         if log is not None:
             log.append((player, str(action)))
         state = game.apply(state, action)
         if watch is not None:
-            watch.decision(phase, len(actions))
+            watch.decision(phase_name(game, mark), len(actions))
             watch.after(game.scores(state))
     log = None if log is None else tuple(log)
+    taken, by_seat, by_phase = _fold(game, counts)
     outcome = game.outcome(state)
     if outcome is None:
         return GameRecord(index, None, tuple(game.scores(state)), state.decisions,
@@ -187,6 +188,25 @@ def play_game(game, plan: Plan, index: int) -> GameRecord:
                       by_seat, by_phase, score_margin(outcome), state.ended,
                       outcome.decided_by,
                       None if watch is None else watch.result(tuple(outcome.winners)))
+
+
+def _fold(game, counts: dict) -> tuple:
+    """A game's decisions by action name, by (seat, action name) and by
+    (phase, action name), from its counts by (seat, phase mark, action
+    name)."""
+    taken: dict = {}
+    by_seat: dict = {}
+    by_phase: dict = {}
+    names: dict = {}
+    for (seat, mark, name), k in counts.items():
+        taken[name] = taken.get(name, 0) + k
+        key = (seat, name)
+        by_seat[key] = by_seat.get(key, 0) + k
+        if mark not in names:
+            names[mark] = phase_name(game, mark)
+        key = (names[mark], name)
+        by_phase[key] = by_phase.get(key, 0) + k
+    return taken, by_seat, by_phase
 
 
 # -- reports ------------------------------------------------------------------------
@@ -213,9 +233,7 @@ class Tally:
         self.by_seat = Counter()          # (seat, action name) -> times
         self.by_phase = Counter()         # (phase, action name) -> times
         self.total_decisions = 0
-        self.first_mover = Counter()      # the first mover's win share -> games
-        self.moved_first = Counter()      # seat -> games it moved first in
-        self.p0_won = Counter()           # P0's win share -> games somebody won
+        self.movers = Movers()            # seat P0's and the first mover's wins
         self.margins = Counter()          # score margin -> games that ended
         self.ended = Counter()            # (line, column) of the end game, or None -> games
         self.decided = Counter()          # Outcome.decided_by -> games
@@ -250,11 +268,7 @@ class Tally:
             scores[r.scores[seat]] += 1
         self.decisions[r.decisions] += 1
         self.rounds[r.rounds] += 1
-        if r.winners:                     # somebody won: a game the seats' shares add up to 1
-            self.p0_won[r.win_share(0)] += 1
-            if r.first is not None:
-                self.first_mover[r.win_share(r.first)] += 1
-                self.moved_first[r.first] += 1
+        self.movers.add(r)
         if r.margin is not None:
             self.margins[r.margin] += 1
         self.ended[r.ended] += 1
@@ -309,9 +323,7 @@ class Tally:
                "draws": {"count": draws, "rate": draws / n if n else 0.0,
                          "ci95": list(stats.wilson(draws, n)),
                          "level": self.draws["level"], "no_winner": self.draws["no_winner"]},
-               "first_mover": first_mover(self.first_mover, self.moved_first,
-                                          plan.players),
-               "seat_p0": seat_p0(self.p0_won, plan.players),
+               **self.movers.report(plan.players),
                "decisions": stats.describe_counts(self.decisions,
                                                   span(lambda t: t.decisions)),
                "rounds": stats.describe_counts(self.rounds, span(lambda t: t.rounds)),
@@ -436,18 +448,34 @@ def rate_against_even(shares: Counter, players: int) -> dict:
     return {"win_rate": test.pop("rate"), **test}
 
 
-def first_mover(shares: Counter, moved_first: Counter, players: int) -> dict:
-    """The first mover's advantage: the win rate of the player who took each
-    game's first decision, whichever seat that was, against 1/N; and how
-    many games each seat moved first in."""
-    return {**rate_against_even(shares, players),
-            "moved_first": [moved_first[seat] for seat in range(players)]}
+class Movers:
+    """Seat P0's and the first mover's win shares, counted over the games
+    somebody won (a game the seats' shares add up to 1: in a draw that
+    nobody won every seat gets 0, and counting it would put an even game
+    below 1/N), for `Tally` and for each side of `Pairing` alike."""
 
+    def __init__(self):
+        self.p0 = Counter()               # P0's win share -> games
+        self.first = Counter()            # the first mover's win share -> games
+        self.moved_first = Counter()      # seat -> games it moved first in
 
-def seat_p0(shares: Counter, players: int) -> dict:
-    """Seat P0's win rate against 1/N, whoever moved first (`shares`: of
-    the games somebody won)."""
-    return {"seat": 0, **rate_against_even(shares, players)}
+    def add(self, r: GameRecord) -> None:
+        if not r.winners:
+            return
+        self.p0[r.win_share(0)] += 1
+        if r.first is not None:
+            self.first[r.win_share(r.first)] += 1
+            self.moved_first[r.first] += 1
+
+    def report(self, players: int) -> dict:
+        """`first_mover`: the win rate of the player who took each game's
+        first decision, whichever seat that was, against 1/N, and how many
+        games each seat moved first in; `seat_p0`: seat P0's win rate
+        against 1/N, whoever moved first."""
+        return {"first_mover": {**rate_against_even(self.first, players),
+                                "moved_first": [self.moved_first[seat]
+                                                for seat in range(players)]},
+                "seat_p0": {"seat": 0, **rate_against_even(self.p0, players)}}
 
 
 def summarize(records, plan: Plan, planned: int) -> dict:
@@ -468,10 +496,7 @@ class Pairing:
         self.pairs = 0
         keys = ("win_base", "win_variant", "score_base", "score_variant", "win", "score")
         self.counts = [{k: Counter() for k in keys} for _ in range(players)]
-        # "base"/"variant" -> the first mover's win share -> games; seat -> games
-        self.first = {k: Counter() for k in ("base", "variant")}
-        self.moved_first = {k: Counter() for k in ("base", "variant")}
-        self.p0 = {k: Counter() for k in ("base", "variant")}   # P0's share -> games won
+        self.movers = {k: Movers() for k in ("base", "variant")}   # as a Tally has them
         self.draws = {k: Counter() for k in ("base", "variant", "difference")}   # 0/1 a game
         # "decisions"/"rounds" -> {"base", "variant", "difference": Counter of per-game values}
         self.length = {measure: {k: Counter() for k in ("base", "variant", "difference")}
@@ -489,12 +514,8 @@ class Pairing:
         self.draws["base"][int(b.draw)] += 1
         self.draws["variant"][int(v.draw)] += 1
         self.draws["difference"][int(v.draw) - int(b.draw)] += 1
-        for which, r in (("base", b), ("variant", v)):
-            if r.winners:                 # as Tally counts them: games somebody won
-                self.p0[which][r.win_share(0)] += 1
-                if r.first is not None:
-                    self.first[which][r.win_share(r.first)] += 1
-                    self.moved_first[which][r.first] += 1
+        self.movers["base"].add(b)
+        self.movers["variant"].add(v)
         for measure, c in self.length.items():
             lb, lv = getattr(b, measure), getattr(v, measure)
             c["base"][lb] += 1
@@ -540,10 +561,9 @@ class Pairing:
                                        "half_width": stats.half_width_of(c[which])}
                                for which in ("base", "variant")}
             length[measure]["difference"] = stats.paired_test_of(c["difference"])
-        first = {which: first_mover(self.first[which], self.moved_first[which], plan.players)
-                 for which in ("base", "variant")}
-        p0 = {which: seat_p0(self.p0[which], plan.players)
-              for which in ("base", "variant")}
+        movers = {which: m.report(plan.players) for which, m in self.movers.items()}
+        first = {which: m["first_mover"] for which, m in movers.items()}
+        p0 = {which: m["seat_p0"] for which, m in movers.items()}
         return {"test": "paired z-test on per-game differences (same seeds and AI seats)",
                 "alpha": ALPHA, "pairs": self.pairs, "seats": seats, "draws": draws,
                 "length": length, "first_mover": first, "seat_p0": p0}

@@ -421,6 +421,22 @@ def write_records(args, batch, plan: Plan, sources: list) -> None:
                    (line + "\n" for line in record_lines(batch.records, plan, sources)))
 
 
+def progress_bar(label: str, total: int, quiet: bool) -> tuple:
+    """(a progress bar of `total` games on stderr, hidden when stderr is no
+    terminal or with --quiet; the `progress(done, total)` that moves it). The
+    bar starts at the first progress report; stop it when the games end."""
+    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
+                   disable=not sys.stderr.isatty() or quiet, transient=True)
+    task = bar.add_task("games", total=total)
+
+    def progress(done: int, _total: int) -> None:
+        if not bar.live.is_started:
+            bar.start()
+        bar.update(task, completed=done)
+    return bar, progress
+
+
 def play_batch(args, sources: list, games: list, plan: Plan):
     """Runs the games with a progress bar on stderr (when it is a terminal).
     The bar starts at the first progress report, once the worker processes
@@ -429,16 +445,7 @@ def play_batch(args, sources: list, games: list, plan: Plan):
         workers = args.workers           # None: one per CPU of the cluster, not of this machine
     else:
         workers = min(args.workers or os.cpu_count() or 1, args.games)
-    bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
-                   disable=not sys.stderr.isatty() or args.quiet, transient=True)
-    task = bar.add_task("games", total=args.games * len(sources))
-
-    def progress(done: int, _total: int) -> None:
-        if not bar.live.is_started:
-            bar.start()
-        bar.update(task, completed=done)
-
+    bar, progress = progress_bar("simulating", args.games * len(sources), args.quiet)
     try:
         return run_games(sources, plan, args.games, loaded=games, workers=workers,
                          backend=args.backend, address=args.address, coverage=args.coverage,
@@ -478,20 +485,12 @@ def cmd_simulate(args) -> int:
     game = load_game(args.game, options, args.library)
     plan = simulation_plan(game, args)
     batch, report = played_report(args, game, options, plan)
-    title = titled(args.game, game, options)
-    if args.json:
-        write_json(args, report)
-    write_records(args, batch, plan, [(args.game, game.options)])
-    if args.report:
-        write_text(args.report, "--report", [report_html.simulation_page(report, title)])
-    if args.json != "-":
-        console = guarded(Console())
+
+    def show(console, title: str) -> None:
         print_simulation(report, console, title)
         if args.coverage:
             print_coverage(report["coverage"], console)
-    if batch.failure is not None:
-        raise batch.failure
-    return 130 if batch.interrupted else 0
+    return put_out(args, game, options, batch, plan, report, report_html.simulation_page, show)
 
 
 def played_report(args, game, options: dict, plan: Plan) -> tuple:
@@ -509,6 +508,30 @@ def played_report(args, game, options: dict, plan: Plan) -> tuple:
     return batch, report
 
 
+def put_out(args, game, options: dict, batch, plan: Plan, report: dict, page, show) -> int:
+    """What simulate and analyse do with one rulebook's report: --json,
+    --records and --report (`page(report, title)`) written, the report shown
+    at the terminal (`show(console, title)`) unless the JSON goes to stdout;
+    then a worker's failure raised, or the exit code (130 when cut short)."""
+    title = titled(args.game, game, options)
+    if args.json:
+        write_json(args, report)
+    write_records(args, batch, plan, [(args.game, game.options)])
+    if args.report:
+        write_text(args.report, "--report", [page(report, title)])
+    if args.json != "-":
+        show(guarded(Console()), title)
+    return finished(batch)
+
+
+def finished(batch) -> int:
+    """A worker's failure raised once the outputs are written, else the exit
+    code: 130 when the run was cut short, 0."""
+    if batch.failure is not None:
+        raise batch.failure
+    return 130 if batch.interrupted else 0
+
+
 def cmd_analyse(args) -> int:
     """`rulebook analyse`: simulate's games watched decision by decision,
     and the game's metrics (simulation.analysis; docs/results.md)."""
@@ -518,17 +541,8 @@ def cmd_analyse(args) -> int:
     args.coverage = True                 # rules never used is one of the metrics
     batch, report = played_report(args, game, options, plan)
     report["metrics"] = analysis_metrics(report)
-    title = titled(args.game, game, options)
-    if args.json:
-        write_json(args, report)
-    write_records(args, batch, plan, [(args.game, game.options)])
-    if args.report:
-        write_text(args.report, "--report", [report_html.analysis_page(report, title)])
-    if args.json != "-":
-        print_analysis(report, guarded(Console()), title)
-    if batch.failure is not None:
-        raise batch.failure
-    return 130 if batch.interrupted else 0
+    return put_out(args, game, options, batch, plan, report, report_html.analysis_page,
+                   lambda console, title: print_analysis(report, console, title))
 
 
 def cmd_compare(args) -> int:
@@ -576,9 +590,7 @@ def cmd_compare(args) -> int:
             for key, title in zip(("base", "variant"), titles):
                 say(console, f"{key}: {title}")
                 print_coverage(result[key]["coverage"], console)
-    if batch.failure is not None:
-        raise batch.failure
-    return 130 if batch.interrupted else 0
+    return finished(batch)
 
 
 def cmd_tournament(args) -> int:
@@ -594,16 +606,7 @@ def cmd_tournament(args) -> int:
     check_player_count(game, players)
     output_targets(args)
     pairs = len(entrants) * (len(entrants) - 1) // 2
-    bar = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
-                   disable=not sys.stderr.isatty() or args.quiet, transient=True)
-    task = bar.add_task("games", total=args.games * pairs)
-
-    def progress(done: int, _total: int) -> None:
-        if not bar.live.is_started:
-            bar.start()
-        bar.update(task, completed=done)
-
+    bar, progress = progress_bar("playing", args.games * pairs, args.quiet)
     try:
         played = tournament.play(game, Source.of(game, args.game, options), entrants, players,
                                  args.games, seed=args.seed, max_decisions=args.max_decisions,
