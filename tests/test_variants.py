@@ -93,3 +93,23 @@ def test_hanamikoji_variant_files_switch_the_spec_decisions():
     s = finish(reveal, 2, 3)
     shown = [z for z in reveal.view(s, 0)["zones"] if z["name"] == "trade_off" and z["owner"] == 1]
     assert shown[0].get("revealed") or shown[0]["cards"] == []
+
+
+@pytest.mark.parametrize("data", [
+    "- name: A\n- name: [1, 2]\n",          # a record the components' schema refuses
+    "- name: A\n  name: B\n",               # a file that does not read: a key twice
+])
+def test_a_broken_data_file_of_the_base_is_blamed_once_however_often_it_is_read(tmp_path, data):
+    """A data file is read and checked once while it is unchanged; the
+    variant's note on each of its errors is added to that reading's errors,
+    not to the kept ones, so a second check (an editor's, at each edit) says
+    the same as the first."""
+    (tmp_path / "cards.yaml").write_text(data, encoding="utf-8")
+    (tmp_path / "base.rules").write_text(
+        'game "Cards"\nplayers 2\ncomponent card from "cards.yaml"\nzone deck: card, hidden\n'
+        'phase play\n  end game\nscoring\n  score = 0\n', encoding="utf-8")
+    (tmp_path / "more.rules").write_text('variant of "base.rules"\nplayers 3\n', encoding="utf-8")
+    first, again = (errors_of(tmp_path / "more.rules") for _ in range(2))
+    assert [e.code for e in first] == ["data/invalid"]
+    assert [e.hint for e in again] == [e.hint for e in first]
+    assert first[0].hint.count("the base is changed by") == 1

@@ -281,19 +281,16 @@ def player_spec(text: str) -> tuple:
 
 
 def make_player(kind: str, seed: int = 0, **options):
-    """A player by kind name, or `KIND:ITERATIONS` (`player_spec`: its budget
-    goes before `options`); `options` e.g. iterations=, seconds=."""
-    if ":" in kind:
-        kind, budget = player_spec(kind)
-        options = {**options, **budget}
+    """A player by kind name, or `KIND:ITERATIONS` (read by `player_spec`,
+    which refuses an unknown kind; the budget written there goes before
+    `options`); `options` e.g. iterations=, seconds=."""
+    kind, budget = player_spec(kind)
+    options = {**options, **budget}
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "greedy":
         return GreedyPlayer(seed, **{k: v for k, v in options.items()
                                      if k in ("samples", "estimate")})
-    if kind in ("mcts", "ismcts"):
-        cls = MCTSPlayer if kind == "mcts" else ISMCTSPlayer
-        return cls(seed, **{k: v for k, v in options.items()
-                            if k in ("iterations", "seconds", "exploration", "groups")})
-    raise CommandError(f"unknown AI kind '{kind}'", hint="choose one of " + ", ".join(KINDS),
-                       code="command/unknown-ai")
+    cls = MCTSPlayer if kind == "mcts" else ISMCTSPlayer        # the SEARCHING kinds
+    return cls(seed, **{k: v for k, v in options.items()
+                        if k in ("iterations", "seconds", "exploration", "groups")})

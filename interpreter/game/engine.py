@@ -516,9 +516,7 @@ class Game:
     def scores(self, state: State) -> tuple:
         """The rulebook's score of every player now (also before the end)."""
         prog = self.program(state.n)
-        prog.budget.reset()
-        with running_rules(prog.machine, prog.score.at):
-            return tuple(prog.score.fn(state, {"p": p}) for p in range(state.n))
+        return _each_player(prog, prog.score, state)
 
     @property
     def has_estimate(self) -> bool:
@@ -532,11 +530,8 @@ class Game:
         (`scores`). A game over has its scores, estimate or not: what a
         player that looks ahead compares is then the real result."""
         prog = self.program(state.n)
-        if prog.estimate is None or state.over:
-            return self.scores(state)
-        prog.budget.reset()
-        with running_rules(prog.machine, prog.estimate.at):
-            return tuple(prog.estimate.fn(state, {"p": p}) for p in range(state.n))
+        formula = prog.score if prog.estimate is None or state.over else prog.estimate
+        return _each_player(prog, formula, state)
 
     def outcome(self, state: State) -> Outcome | None:
         if not state.over:
@@ -825,6 +820,13 @@ class running_rules:
         if isinstance(error, (RuleError,) + FORMULA_ERRORS):
             raise _rule_failure(self.machine, self.at, error) from None
         return False
+
+
+def _each_player(prog, formula, state: State) -> tuple:
+    """A scoring formula of `p` (the score, the estimate) for every seat."""
+    prog.budget.reset()
+    with running_rules(prog.machine, formula.at):
+        return tuple(formula.fn(state, {"p": p}) for p in range(state.n))
 
 
 def _decided_by(prog, full: dict, winners: tuple, ranking: tuple) -> str:

@@ -19,6 +19,7 @@ files may be read at all is `files.locate`'s rule, applied by the checks.
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 from pathlib import Path
@@ -153,15 +154,29 @@ def _document(path: Path, shown: str, key=None):
             _check_own_schema(doc, shown)
             found = (doc, None)
         except RulebookErrors as e:
-            found = (None, e)
-        if key:
-            if len(_DOCUMENTS) > 64:
-                _DOCUMENTS.clear()
-            _DOCUMENTS[key] = found
+            found = (None, e.errors)
+        _keep(_DOCUMENTS, key, found)
     doc, errors = found
     if errors is not None:
-        raise RulebookErrors(errors.errors)
+        raise RulebookErrors(_fresh(errors))
     return doc
+
+
+def _keep(cache: dict, key, value) -> None:
+    """`value` kept in `cache` under `key` (from `_file_key`; None: not
+    kept), the cache emptied first when it holds 64, so that a process that
+    reads many files (or one file as it changes) does not grow with them."""
+    if key:
+        if len(cache) > 64:
+            cache.clear()
+        cache[key] = value
+
+
+def _fresh(errors: list) -> list:
+    """Copies of kept errors, to be raised: whoever reports one may add to
+    it (a variant's checks add the lines that changed the base to its
+    hint), and that must not stay on the kept one for the next reading."""
+    return [copy.copy(e) for e in errors]
 
 
 def load_component_rows(path: Path, shown: str, key_path: list[str] | None = None,
@@ -199,7 +214,7 @@ def load_component_rows(path: Path, shown: str, key_path: list[str] | None = Non
     problems = _records_problems(document, doc, prefix, skip, shown, key and key + (
         json.dumps(key_path), json.dumps([(c["key"], c["name"]) for c in columns or ()])))
     if problems:
-        raise RulebookErrors(list(problems))
+        raise RulebookErrors(_fresh(problems))
     records = document["components"]
     columns: list[str] = []
     for rec in records:
@@ -234,10 +249,7 @@ def _records_problems(document: dict, doc, prefix: list, skip: int, shown: str,
             # the path in the file: the wrapping {"components": [...]} it lacks left out
             in_doc = prefix + list(err.absolute_path)[skip:]
             problems.append(_violation(doc, in_doc, err.message, shown))
-        if key:
-            if len(_VERDICTS) > 64:
-                _VERDICTS.clear()
-            _VERDICTS[key] = problems
+        _keep(_VERDICTS, key, problems)
     return problems
 
 
