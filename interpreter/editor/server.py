@@ -115,6 +115,12 @@ class Session:
         self.indexes[uri] = (text, index)
         return index
 
+    def forget_texts(self) -> None:
+        """A saved file (a data file, a base) may change what an index says
+        of a rulebook whose text has not changed: the next question builds
+        each index again, the last one kept should that fail."""
+        self.indexes = {uri: (None, index) for uri, (_, index) in self.indexes.items()}
+
     def foreign(self, uri: str) -> list:
         """Everything the open rulebooks say of another file."""
         return [d for found in self.published.values() for d in found.get(uri, [])]
@@ -216,6 +222,7 @@ def make_server():
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls, params: types.DidSaveTextDocumentParams) -> None:
         # a saved data file or base changes what the rulebooks that read it say
+        session.forget_texts()
         for uri in list(session.rulebooks):
             schedule(uri, 0)
 

@@ -304,3 +304,20 @@ def test_neovim_with_the_docs_setup_detects_attaches_and_shows_the_errors(kind, 
     assert got["filetype"] == "rulebook" and got["clients"] == ["rulebook"]
     assert got["arrived"] and got["diagnostics"] == [
         {"lnum": 12, "col": 24, "code": "rulebook/unknown-name"}]    # bytes: the emoji is 4
+
+
+def test_a_saved_file_makes_every_index_be_built_again():
+    """An index is kept while its rulebook's text is unchanged; once a file
+    is saved (a data file the rulebook reads, say), the next question builds
+    it again, though the rulebook's own text is the same."""
+    from interpreter.editor.server import Session
+
+    session = Session()
+    text = (ROOT / "rulebooks" / "kuhn-poker.rules").read_text(encoding="utf-8")
+    path = str(ROOT / "rulebooks" / "kuhn-poker.rules")
+    first = session.index("file:///kuhn-poker.rules", text, path)
+    assert session.index("file:///kuhn-poker.rules", text, path) is first
+    session.forget_texts()
+    again = session.index("file:///kuhn-poker.rules", text, path)
+    assert again is not first and again.names == first.names
+    session.worker.shutdown()
