@@ -413,10 +413,11 @@ def _laid_piece(entry: dict, shades: Shades, label_by: Optional[str]) -> tuple:
     return body, parts
 
 
-def _cells_zone(zone: dict, changed: set, aims: Aims, shades: Shades) -> tuple:
-    """A zone on a square grid: each piece at its cell, north at the top,
-    and an empty cell at each cell a legal action names that nothing lies on."""
-    key = f"cells:{boards.zone_key(zone)}"
+def _cells_zone(zone: dict, key: str, changed: set, aims: Aims, shades: Shades) -> tuple:
+    """A zone on a square grid (its section's key `key`): each piece at its
+    cell, north at the top, and an empty cell at each cell a legal action
+    names that nothing lies on."""
+    where = boards.zone_key(zone)
     pieces = {(e["x"], e["y"]): e for e in zone.get("grid") or ()}
     free = {(x, y): f"({x},{y})" for x, y in aims.cells if (x, y) not in pieces}
     spots = list(pieces) + list(free)
@@ -433,7 +434,7 @@ def _cells_zone(zone: dict, changed: set, aims: Aims, shades: Shades) -> tuple:
         inner = _title(*parts) + inner + (_outline(CELL, CELL, 2) if marked else "")
         body += _group("cell changed" if marked else "cell", inner, (x - left) * step,
                        (top - y) * step, (("token", cell), ("piece", entry.get("piece")),
-                                          ("zone", key.split(":", 1)[-1])))
+                                          ("zone", where)))
     for (x, y), cell in sorted(free.items()):
         inner = _title(cell, "free") + _rect(2, 2, CELL - 4, CELL - 4, "#e3f2fd", "#1e88e5", 1.5, 4,
                                              ' stroke-dasharray="4 3"')
@@ -534,8 +535,10 @@ def _hex_badges(cx: float, cy: float, pieces: list) -> str:
     return body
 
 
-def _hex(h: dict, key: str, at: tuple, changed: set, shades: Shades, label_by, aims: set) -> str:
-    """One hex as a group with its token: its shade, name, label and pieces."""
+def _hex(h: dict, key: str, zone: str, at: tuple, changed: set, shades: Shades, label_by,
+         aims: set) -> str:
+    """One hex of the map of section `key` and zone instance `zone` (its
+    text) as a group with its token: its shade, name, label and pieces."""
     cx, cy = at
     name = value_text(h.get("piece"))
     ground = _fill_of(h.get("shade"), None, shades) or EMPTY_FILL
@@ -560,19 +563,19 @@ def _hex(h: dict, key: str, at: tuple, changed: set, shades: Shades, label_by, a
     if marked:
         inner += _polygon(_hex_points(cx, cy), "none", CHANGED, 4, ' class="highlight"')
     classes = "hex" + (" target" if name in aims else "") + (" changed" if marked else "")
-    return _group(classes, inner, data=(("token", name), ("zone", key.split(":", 1)[-1])))
+    return _group(classes, inner, data=(("token", name), ("zone", zone)))
 
 
-def _hex_map(zone: dict, changed: set, aims: Aims, shades: Shades) -> tuple:
+def _hex_map(zone: dict, key: str, changed: set, aims: Aims, shades: Shades) -> tuple:
     hexes = [h for h in zone.get("hexes") or () if isinstance(h.get("x"), int) and isinstance(h.get("y"), int)]
     if not hexes:
         return _label(0, 10, "empty", 10, DIM, anchor="start"), 40, 20
-    key = f"hexes:{boards.zone_key(zone)}"
+    where = boards.zone_key(zone)
     left, top = min(h["x"] for h in hexes), min(h["y"] for h in hexes)
     body, right, bottom = "", 0.0, 0.0
     for h in sorted(hexes, key=lambda h: (key, h.get("piece")) in changed):
         at = _hex_centre(h["x"], h["y"], left, top)
-        body += _hex(h, key, at, changed, shades, zone.get("label_by"), aims.names)
+        body += _hex(h, key, where, at, changed, shades, zone.get("label_by"), aims.names)
         right, bottom = max(right, at[0] + HEX), max(bottom, at[1] + HEX * math.sqrt(3) / 2)
     top_edge = min(_hex_centre(h["x"], h["y"], left, top)[1] for h in hexes) - HEX * math.sqrt(3) / 2
     body = f'<g transform="translate(0,{_n(-top_edge)})">{body}</g>'
@@ -655,9 +658,9 @@ def _section_drawing(view: dict, section, changed: set, aims: Aims, shades: Shad
     if section.kind == "grid":
         return _grid(section.grid, section.key, changed, aims, shades)
     if section.kind == "cells":
-        return _cells_zone(section.zones[0], changed, aims, shades)
+        return _cells_zone(section.zones[0], section.key, changed, aims, shades)
     if section.kind == "hexes":
-        return _hex_map(section.zones[0], changed, aims, shades)
+        return _hex_map(section.zones[0], section.key, changed, aims, shades)
     return _zone_list(view, section.zones, changed, shades)
 
 
