@@ -60,6 +60,12 @@ def zone_key(zone: dict) -> str:
     return f"{name}({instance})" if instance else name
 
 
+def board_key(kind: str, zone: dict) -> str:
+    """The section key of a zone laid on a board, `kind` its section's
+    kind: `cells:NAME(P0)` for a zone on cells, `hexes:NAME` for a hex map."""
+    return f"{kind}:{zone_key(zone)}"
+
+
 def grid_key(board: dict) -> str:
     """A declared grid's section key: `grid:NAME`, `grid:NAME:P` for a
     player's grid."""
@@ -106,10 +112,10 @@ def sections(view: dict) -> list:
     for zone in view.get("zones") or ():
         if zone.get("grid") is not None:
             out.append(Section("cells", printable(zone_key(zone), lines=False), (zone,),
-                               owner=zone.get("owner"), key=f"cells:{zone_key(zone)}"))
+                               owner=zone.get("owner"), key=board_key("cells", zone)))
         elif zone.get("hexes") is not None:
             out.append(Section("hexes", printable(zone_key(zone), lines=False), (zone,),
-                               key=f"hexes:{zone_key(zone)}"))
+                               key=board_key("hexes", zone)))
     named: dict = {}
     for zone in view.get("zones") or ():
         name = zone.get("name")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Optional
 
-from .board import grid_key, zone_key
+from .board import board_key, grid_key, zone_key
 
 
 # a zone laid on a board: its view entry's list, the place each entry is at, its section's kind
@@ -39,7 +39,8 @@ def changed(before: Optional[dict], after: dict) -> set:
         if laid is not None:     # a zone on a board: the places whose entry changed
             listed, by, kind = laid
             then = {e[by]: e for e in was.get(listed) or ()}
-            marks.update((f"{kind}:{key}", e[by]) for e in zone[listed] if then.get(e[by]) != e)
+            marks.update((board_key(kind, zone), e[by]) for e in zone[listed]
+                         if then.get(e[by]) != e)
             continue
         if zone.get("cards") is None or was.get("cards") is None:
             continue

@@ -118,11 +118,13 @@ def choice_parameters(ir: dict) -> dict:
     return found
 
 
-def _parameter(params: Sequence[Parameter], i: int, arg: str, asked: str) -> Parameter:
+def _parameter(params: Sequence[Parameter], i: int, asked: str) -> Parameter:
+    """The i-th declared parameter, else one named by the question `asked`
+    (the first) or by its place (a value of several pieces is told by its
+    spaces, in `pointing`)."""
     if i < len(params):
         return params[i]
-    return Parameter(asked if asked and i == 0 else f"value {i + 1}",
-                     many=" " in arg and BAR not in arg.split(), groups=BAR in arg.split())
+    return Parameter(asked if asked and i == 0 else f"value {i + 1}")
 
 
 def pointing(actions: Sequence[str], params: Optional[dict] = None, asked: str = "",
@@ -150,7 +152,7 @@ def pointing(actions: Sequence[str], params: Optional[dict] = None, asked: str =
             ((choices[(name, question)],) if (name, question) in choices else ())
         steps = []
         for i, arg in enumerate(args):
-            p = _parameter(declared, i, arg, asked)
+            p = _parameter(declared, i, asked)
             # a value of several pieces (a group chosen whole) is pointed at piece by piece
             many = p.many or p.groups or " " in arg
             tokens = [w for w in arg.split() if w != BAR] if many else [arg]

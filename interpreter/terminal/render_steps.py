@@ -55,8 +55,9 @@ def turned_piece(view: dict, choice: Choice) -> Optional[str]:
     if not values or not all(INTEGER.fullmatch(v) for v in values):
         return None
     at_cell = any(CELL.fullmatch(v) for v in chosen)
+    seen = printable_view(view)
     for v in chosen:
-        drawing = turnable_drawing(printable_view(view), v)
+        drawing = turnable_drawing(seen, v)
         if drawing is not None and (at_cell or drawing.get("shape") is not None):
             return v
     return None

@@ -199,7 +199,7 @@ def _edges_look(name: str, edges: Sequence, label, shades: Shades, size: float =
     return body, s, s
 
 
-def _shape_look(name: str, shape: Sequence, fill: str, shades: Shades) -> tuple:
+def _shape_look(name: str, shape: Sequence, fill: str) -> tuple:
     """A polyomino's cells as small squares, its name under them."""
     cells = [tuple(c) for c in shape if isinstance(c, (list, tuple)) and len(c) == 2]
     xs = [c[0] for c in cells] or [0]
@@ -256,13 +256,12 @@ def _look(drawing: dict, lines: Sequence = (), shades: Optional[Shades] = None) 
     """A visible piece drawn as its drawing says: (body, width, height)."""
     shades = shades or Shades()
     name = value_text(drawing.get("piece"))
-    fill = _fill_of(drawing.get("shade"), drawing.get("shade_seat"), shades) \
-        if drawing.get("shade_seat") is None else None
+    fill = shades.of(drawing.get("shade")) if drawing.get("shade_seat") is None else None
     border = seat_colour(drawing.get("shade_seat"))
     if drawing.get("edges") is not None:
         return _edges_look(name, drawing["edges"], drawing.get("label"), shades)
     if drawing.get("shape") is not None:
-        return _shape_look(name, drawing["shape"], fill or border or "#8d6e63", shades)
+        return _shape_look(name, drawing["shape"], fill or border or "#8d6e63")
     if drawing.get("rows") is not None:
         return _rows_look(name, drawing["rows"], shades)
     return _card_look(name, fill, border or (word_colour(name) if fill is None else None), lines)
@@ -328,8 +327,7 @@ def _zone_items(zone: dict) -> list:
     return [tuple(i) for i in items]
 
 
-def _piece_group(view: dict, key: str, item: tuple, changed: set, shades: Shades,
-                 rows: dict) -> tuple:
+def _piece_group(key: str, item: tuple, changed: set, shades: Shades, rows: dict) -> tuple:
     """One piece (or a run of equal ones) of zone `key`: (group, w, h) at the origin."""
     name, drawing, shown, count = item
     if name is None:
@@ -359,13 +357,13 @@ def _flow(parts: Sequence, width_limit: float = 0, per_row: int = PER_ROW) -> tu
     return body, widest, y + line
 
 
-def _zone_pieces(view: dict, zone: dict, changed: set, shades: Shades, rows: dict) -> tuple:
+def _zone_pieces(zone: dict, changed: set, shades: Shades, rows: dict) -> tuple:
     """A zone instance's pieces in rows: (body, w, h); 'empty' for none."""
     items = _zone_items(zone)
     if not items:
         return _label(0, 10, "empty", 10, DIM, anchor="start"), 40, 20
     key = boards.zone_key(zone)
-    return _flow([_piece_group(view, key, item, changed, shades, rows) for item in items])
+    return _flow([_piece_group(key, item, changed, shades, rows) for item in items])
 
 
 def _stacked(parts: Sequence) -> tuple:
@@ -386,7 +384,7 @@ def _zone_list(view: dict, zones: Sequence, changed: set, shades: Shades) -> tup
     gutter = gutter + 10 if gutter else 0
     lines = []
     for zone, label in zip(zones, labels):
-        body, w, h = _zone_pieces(view, zone, changed, shades, rows)
+        body, w, h = _zone_pieces(zone, changed, shades, rows)
         colour = seat_colour(zone.get("owner")) or "#1b1b1b"
         head = _label(0, min(h, CARD_H) / 2, label, 11, colour, "bold", "start") if label else ""
         lines.append((head + f'<g transform="translate({_n(gutter)},0)">{body}</g>', gutter + w, h))
@@ -413,10 +411,11 @@ def _laid_piece(entry: dict, shades: Shades, label_by: Optional[str]) -> tuple:
     return body, parts
 
 
-def _cells_zone(zone: dict, changed: set, aims: Aims, shades: Shades) -> tuple:
-    """A zone on a square grid: each piece at its cell, north at the top,
-    and an empty cell at each cell a legal action names that nothing lies on."""
-    key = f"cells:{boards.zone_key(zone)}"
+def _cells_zone(zone: dict, key: str, changed: set, aims: Aims, shades: Shades) -> tuple:
+    """A zone on a square grid (its section's key `key`): each piece at its
+    cell, north at the top, and an empty cell at each cell a legal action
+    names that nothing lies on."""
+    where = boards.zone_key(zone)
     pieces = {(e["x"], e["y"]): e for e in zone.get("grid") or ()}
     free = {(x, y): f"({x},{y})" for x, y in aims.cells if (x, y) not in pieces}
     spots = list(pieces) + list(free)
@@ -433,7 +432,7 @@ def _cells_zone(zone: dict, changed: set, aims: Aims, shades: Shades) -> tuple:
         inner = _title(*parts) + inner + (_outline(CELL, CELL, 2) if marked else "")
         body += _group("cell changed" if marked else "cell", inner, (x - left) * step,
                        (top - y) * step, (("token", cell), ("piece", entry.get("piece")),
-                                          ("zone", key.split(":", 1)[-1])))
+                                          ("zone", where)))
     for (x, y), cell in sorted(free.items()):
         inner = _title(cell, "free") + _rect(2, 2, CELL - 4, CELL - 4, "#e3f2fd", "#1e88e5", 1.5, 4,
                                              ' stroke-dasharray="4 3"')
@@ -534,11 +533,13 @@ def _hex_badges(cx: float, cy: float, pieces: list) -> str:
     return body
 
 
-def _hex(h: dict, key: str, at: tuple, changed: set, shades: Shades, label_by, aims: set) -> str:
-    """One hex as a group with its token: its shade, name, label and pieces."""
+def _hex(h: dict, key: str, zone: str, at: tuple, changed: set, shades: Shades, label_by,
+         aims: set) -> str:
+    """One hex of the map of section `key` and zone instance `zone` (its
+    text) as a group with its token: its shade, name, label and pieces."""
     cx, cy = at
     name = value_text(h.get("piece"))
-    ground = _fill_of(h.get("shade"), None, shades) or EMPTY_FILL
+    ground = shades.of(h.get("shade")) or EMPTY_FILL
     pieces = _hex_pieces(h)
     parts = [name, h.get("shade"), f"({h.get('x')},{h.get('y')})"]
     if h.get("label") is not None:
@@ -560,19 +561,19 @@ def _hex(h: dict, key: str, at: tuple, changed: set, shades: Shades, label_by, a
     if marked:
         inner += _polygon(_hex_points(cx, cy), "none", CHANGED, 4, ' class="highlight"')
     classes = "hex" + (" target" if name in aims else "") + (" changed" if marked else "")
-    return _group(classes, inner, data=(("token", name), ("zone", key.split(":", 1)[-1])))
+    return _group(classes, inner, data=(("token", name), ("zone", zone)))
 
 
-def _hex_map(zone: dict, changed: set, aims: Aims, shades: Shades) -> tuple:
+def _hex_map(zone: dict, key: str, changed: set, aims: Aims, shades: Shades) -> tuple:
     hexes = [h for h in zone.get("hexes") or () if isinstance(h.get("x"), int) and isinstance(h.get("y"), int)]
     if not hexes:
         return _label(0, 10, "empty", 10, DIM, anchor="start"), 40, 20
-    key = f"hexes:{boards.zone_key(zone)}"
+    where = boards.zone_key(zone)
     left, top = min(h["x"] for h in hexes), min(h["y"] for h in hexes)
     body, right, bottom = "", 0.0, 0.0
     for h in sorted(hexes, key=lambda h: (key, h.get("piece")) in changed):
         at = _hex_centre(h["x"], h["y"], left, top)
-        body += _hex(h, key, at, changed, shades, zone.get("label_by"), aims.names)
+        body += _hex(h, key, where, at, changed, shades, zone.get("label_by"), aims.names)
         right, bottom = max(right, at[0] + HEX), max(bottom, at[1] + HEX * math.sqrt(3) / 2)
     top_edge = min(_hex_centre(h["x"], h["y"], left, top)[1] for h in hexes) - HEX * math.sqrt(3) / 2
     body = f'<g transform="translate(0,{_n(-top_edge)})">{body}</g>'
@@ -580,7 +581,7 @@ def _hex_map(zone: dict, changed: set, aims: Aims, shades: Shades) -> tuple:
 
 
 # -- the layout ----------------------------------------------------------------
-def _laid_out_piece(cell: dict, changed: set, aims: set) -> tuple:
+def _laid_out_piece(cell: dict, aims: set) -> tuple:
     """A layout's piece, what it shows under its name (one value large)."""
     name = value_text(cell.get("piece"))
     shows = cell.get("shows") or {}
@@ -614,7 +615,7 @@ def _laid_cell(view: dict, cell, changed: set, shades: Shades, aims: set) -> tup
         return _label(0, 10, cell["text"], 12, "#37474f", "bold", "start"), \
             _width_of(value_text(cell["text"]), 12), 20
     if "piece" in cell:
-        return _laid_out_piece(cell, changed, aims)
+        return _laid_out_piece(cell, aims)
     return _laid_out_zone(view, cell, changed, shades)
 
 
@@ -655,9 +656,9 @@ def _section_drawing(view: dict, section, changed: set, aims: Aims, shades: Shad
     if section.kind == "grid":
         return _grid(section.grid, section.key, changed, aims, shades)
     if section.kind == "cells":
-        return _cells_zone(section.zones[0], changed, aims, shades)
+        return _cells_zone(section.zones[0], section.key, changed, aims, shades)
     if section.kind == "hexes":
-        return _hex_map(section.zones[0], changed, aims, shades)
+        return _hex_map(section.zones[0], section.key, changed, aims, shades)
     return _zone_list(view, section.zones, changed, shades)
 
 
@@ -682,6 +683,5 @@ def draw_table(view: dict, *, changed: set = frozenset(),
     for section in boards.sections(view):
         body, w, h = _section_drawing(view, section, set(changed), aims, shades)
         defs = HATCH if "piece back" in body else ""
-        out.append({"key": section.key, "kind": section.kind, "title": section.title,
-                    "owner": section.owner, "svg": _svg(section.kind, w, h, body, defs)})
+        out.append({**section.to_json(), "svg": _svg(section.kind, w, h, body, defs)})
     return out

@@ -14,8 +14,8 @@ let named = null;          // the action name chosen, when several are possible
 let retry = 500;
 let latest = -1;           // the version of the newest table message: an older one is dropped
 let optionsKey = "";       // the options pointed at: the picks start again when they change
-const COMPONENTS_OPEN = 12;
-const REPLAY_MS = 150;   // a table of the pieces' values of at most so many rows is open
+const COMPONENTS_OPEN = 12;   // a table of the pieces' values of at most so many rows is open
+const REPLAY_MS = 150;        // the replay slider asks for a step at most so often
 
 const $ = (id) => document.getElementById(id);
 
@@ -153,11 +153,12 @@ function drawStatus(message) {
     const winners = message.outcome.winners.map(seatName).join(", ");
     status.textContent = message.outcome.draw ? "The game is over: a draw."
       : `The game is over: ${winners || "nobody"} won.`;
+    status.className = "";
   } else if (message.seat !== null && message.to_move.includes(message.seat)) {
     status.textContent = `Your turn: ${pending ? pending.label : "decide"}.`;
     status.className = "yours";
   } else {
-    const who = message.to_move.map((p) => p < 0 ? "chance" : seatName(p)).join(", ");
+    const who = message.to_move.map(seatName).join(", ");
     status.textContent = `Waiting for ${who}` + (pending ? ` to ${pending.label}.` : ".");
     status.className = "";
   }
